@@ -1,0 +1,152 @@
+#include "environment.h"
+
+#include "http_connection.h"
+#include "http_wire.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// YAML double-quoted scalar (paths may hold anything).
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+Environment::Environment(const EnvironmentOptions& o) : temp_("modelgw-bench-") {
+  temp_dir_string_ = temp_.path().string();
+  if (o.keep_temp) temp_.keep();
+  try {
+    start_upstream(o);
+    write_config(o);
+    create_key(o);
+    start_gateway(o);
+  } catch (...) {
+    stop();
+    throw;
+  }
+}
+
+Environment::~Environment() { stop(); }
+
+std::string Environment::gateway_log_tail(std::size_t lines) const {
+  return tail_file(temp_.path() / "modelgw.log", lines);
+}
+
+std::string Environment::upstream_log_tail(std::size_t lines) const {
+  return tail_file(temp_.path() / "fake_upstream.log", lines);
+}
+
+void Environment::start_upstream(const EnvironmentOptions& o) {
+  // One thread per open connection: room for every stream plus the load workers.
+  const int threads = std::max(2048, o.max_streams + 2 * o.concurrency + 64);
+  upstream_ = std::make_unique<ChildProcess>(
+      o.fake_upstream_bin,
+      std::vector<std::string>{"--port", "0", "--api-key", kUpstreamKey, "--log-size", "0", "--threads",
+                               std::to_string(threads)},
+      (temp_.path() / "fake_upstream.log").string(), /*pipe_stdout=*/true);
+  const auto line = upstream_->read_line(10s);
+  const std::string prefix = "LISTENING ";
+  if (!line || line->rfind(prefix, 0) != 0) {
+    throw std::runtime_error("fake_upstream did not print 'LISTENING <port>' within 10 s (got '" +
+                             line.value_or("") + "'); its log:\n" + upstream_log_tail(20));
+  }
+  upstream_port_ = static_cast<std::uint16_t>(std::stoi(line->substr(prefix.size())));
+  HttpConnection conn(upstream_port_, 2000);
+  const int status = conn.exchange(build_request("GET", "/_fake/health", "", ""));
+  if (status != 200) throw std::runtime_error("fake_upstream /_fake/health answered " + std::to_string(status));
+}
+
+void Environment::write_config(const EnvironmentOptions& o) {
+  gateway_port_ = pick_free_port();
+  config_path_ = (temp_.path() / "modelgw.yaml").string();
+  const int max_connections = std::max(4096, o.max_streams + o.concurrency + 256);
+  std::ofstream f(config_path_);
+  f << "server:\n"
+    << "  listen: \"127.0.0.1:" << gateway_port_ << "\"\n"
+    << "  max_connections: " << max_connections << "\n"
+    << "  shutdown_grace_ms: 3000\n"
+    << "storage:\n"
+    << "  plugin: sqlite\n"
+    << "  options: { path: " << quoted((temp_.path() / "modelgw.db").string()) << " }\n"
+    << "plugins: { dir: " << quoted(o.plugin_dir) << " }\n"
+    << "logging: { level: warn }\n"
+    << "providers:\n"
+    << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_ << "/v1\", api_key: \""
+    << kUpstreamKey << "\", timeout_ms: 60000, max_connections: 512 }\n"
+    << "catalog:\n"
+    << "  " << kModelAlias << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"
+    << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model) << " }\n";
+  if (!f) throw std::runtime_error("cannot write " + config_path_);
+}
+
+void Environment::create_key(const EnvironmentOptions& o) {
+  auto tenant = run_command(o.modelgw_bin, {"tenants", "create", "bench", "--config", config_path_}, 30s);
+  if (tenant.exit_code != 0) {
+    throw std::runtime_error("modelgw tenants create failed (exit " + std::to_string(tenant.exit_code) +
+                             "): " + trim(tenant.err));
+  }
+  auto key = run_command(o.modelgw_bin, {"keys", "create", "--tenant", "bench", "--config", config_path_}, 30s);
+  gateway_key_ = trim(key.out);
+  if (key.exit_code != 0 || gateway_key_.empty() || gateway_key_.find_first_of(" \n") != std::string::npos) {
+    throw std::runtime_error("modelgw keys create failed (exit " + std::to_string(key.exit_code) +
+                             "): " + trim(key.err));
+  }
+}
+
+void Environment::start_gateway(const EnvironmentOptions& o) {
+  gateway_ = std::make_unique<ChildProcess>(o.modelgw_bin,
+                                            std::vector<std::string>{"serve", "--config", config_path_},
+                                            (temp_.path() / "modelgw.log").string(), /*pipe_stdout=*/false);
+  const std::string health = build_request("GET", "/healthz", "", "");
+  const auto deadline = Clock::now() + 20s;
+  std::string last = "no answer";
+  while (Clock::now() < deadline) {
+    if (!gateway_->running()) {
+      throw std::runtime_error("modelgw serve exited during start-up (" + gateway_->stop(0ms) + "); its log:\n" +
+                               gateway_log_tail(20));
+    }
+    try {
+      HttpConnection conn(gateway_port_, 1000);
+      const int status = conn.exchange(health);
+      if (status == 200) return;
+      last = "HTTP " + std::to_string(status);
+    } catch (const HttpError& e) {
+      last = e.what();
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  throw std::runtime_error("modelgw did not answer GET /healthz with 200 within 20 s (last: " + last +
+                           "); its log:\n" + gateway_log_tail(20));
+}
+
+std::string Environment::stop() {
+  std::string out;
+  if (gateway_) out += "modelgw: " + gateway_->stop(10s);
+  if (upstream_) out += std::string(out.empty() ? "" : ", ") + "fake_upstream: " + upstream_->stop(10s);
+  gateway_.reset();
+  upstream_.reset();
+  return out;
+}
+
+}  // namespace bench

@@ -1,0 +1,63 @@
+// The system under test: a temp dir, fake_upstream, and modelgw configured
+// in front of it with a tenant and an API key. The constructor returns once
+// both answer; the destructor stops both and removes the temp dir.
+#pragma once
+
+#include "process.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace bench {
+
+struct EnvironmentOptions {
+  std::string modelgw_bin;
+  std::string fake_upstream_bin;
+  std::string plugin_dir;
+  std::string stream_model;  // upstream model string of the "slowstream" alias
+  int max_streams = 1000;    // sizes thread and connection limits
+  int concurrency = 16;
+  bool keep_temp = false;
+};
+
+class Environment {
+ public:
+  static constexpr const char* kUpstreamKey = "bench-key";
+  static constexpr const char* kModelAlias = "gpt-4o-mini";
+  static constexpr const char* kStreamAlias = "slowstream";
+
+  // Throws std::runtime_error with the reason (and log tails) on failure.
+  explicit Environment(const EnvironmentOptions& options);
+  ~Environment();
+
+  std::uint16_t upstream_port() const { return upstream_port_; }
+  std::uint16_t gateway_port() const { return gateway_port_; }
+  const std::string& gateway_key() const { return gateway_key_; }
+  pid_t gateway_pid() const { return gateway_ ? gateway_->pid() : -1; }
+  pid_t upstream_pid() const { return upstream_ ? upstream_->pid() : -1; }
+  const std::string& temp_dir() const { return temp_dir_string_; }
+  std::string gateway_log_tail(std::size_t lines) const;
+  std::string upstream_log_tail(std::size_t lines) const;
+
+  // Stops the gateway, then the upstream (SIGTERM, SIGKILL after 10 s each);
+  // returns how each ended, e.g. "modelgw: exit 0, fake_upstream: exit 0".
+  std::string stop();
+
+ private:
+  void start_upstream(const EnvironmentOptions& o);
+  void write_config(const EnvironmentOptions& o);
+  void create_key(const EnvironmentOptions& o);
+  void start_gateway(const EnvironmentOptions& o);
+
+  TempDir temp_;
+  std::string temp_dir_string_;
+  std::string config_path_;
+  std::unique_ptr<ChildProcess> upstream_;
+  std::unique_ptr<ChildProcess> gateway_;
+  std::uint16_t upstream_port_ = 0;
+  std::uint16_t gateway_port_ = 0;
+  std::string gateway_key_;
+};
+
+}  // namespace bench

@@ -1,0 +1,61 @@
+// The benchmark's results: the summary table on stdout and the JSON file.
+#pragma once
+
+#include "load_generator.h"
+#include "options.h"
+#include "sse_holder.h"
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// One non-streamed pass against one target.
+struct PassResult {
+  LoadResult load;
+  double gateway_cpu_us_per_request = -1;   // modelgw CPU time / requests; -1 when not applicable
+  double upstream_cpu_us_per_request = -1;  // fake_upstream CPU time / requests
+};
+
+// The same load, directly against the fake upstream and through the gateway.
+struct LoadComparison {
+  int concurrency = 0;
+  PassResult direct;
+  PassResult gateway;
+  std::int64_t added_p50_us() const { return gateway.load.latency.p50_us - direct.load.latency.p50_us; }
+  std::int64_t added_p99_us() const { return gateway.load.latency.p99_us - direct.load.latency.p99_us; }
+};
+
+struct StreamPhase {
+  StreamResult result;
+  int words = 0;
+  int chunk_delay_ms = 0;
+  long gateway_threads_peak = 0;
+  long gateway_rss_peak_kib = 0;
+  long upstream_threads_peak = 0;
+};
+
+struct BenchReport {
+  Options options;
+  std::uint64_t fd_limit = 0;
+  unsigned cpus = 0;
+  std::size_t body_bytes = 0;
+  std::vector<LoadComparison> load;  // main pass first, then C=1
+  std::optional<StreamPhase> streams;
+  std::string shutdown;  // how the two processes ended
+  std::string setup_error;  // non-empty when the environment could not start
+
+  std::uint64_t total_errors() const;
+  bool latency_target_met() const;  // added p50 < 200 us in the C=1 pass
+  bool streams_all_completed() const;  // every stream completed, none failed
+  bool streams_target_met() const;     // ... and all of them were open at the same time
+  int exit_code() const;            // 0 when every stream completed and no request failed
+};
+
+void print_report(const BenchReport& report, std::ostream& out);
+// Throws std::runtime_error when the file cannot be written.
+void write_json(const BenchReport& report, const std::string& path);
+
+}  // namespace bench

@@ -1,0 +1,189 @@
+#include "app/gateway.h"
+
+#include "auth/authenticator.h"
+#include "catalog/catalog.h"
+#include "chat/chat_service.h"
+#include "chat/secret_redactor.h"
+#include "http/router.h"
+#include "plugins/plugin_error.h"
+#include "plugins/provider.h"
+#include "plugins/storage.h"
+#include "upstream/connection_pool.h"
+#include "usage/usage_writer.h"
+
+#include <Poco/Net/AcceptCertificateHandler.h>
+#include <Poco/Net/HTTPServer.h>
+#include <Poco/Net/RejectCertificateHandler.h>
+#include <Poco/Net/SSLManager.h>
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/ThreadPool.h>
+
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <map>
+#include <thread>
+
+namespace modelgw::app {
+
+struct Gateway::State {
+  config::Config config;
+  std::map<std::string, std::shared_ptr<plugins::PluginLibrary>> libraries;  // by resolved file
+  std::unique_ptr<plugins::Storage> storage;
+  std::vector<std::unique_ptr<plugins::Provider>> providers;
+  std::map<std::string, std::unique_ptr<upstream::ConnectionPool>> pools;  // by provider name
+  catalog::Catalog catalog;
+  chat::SecretRedactor redactor;
+  std::unique_ptr<usage::UsageWriter> usage;
+  std::unique_ptr<auth::Authenticator> authenticator;
+  std::unique_ptr<chat::ChatService> chat;
+  http::Router* router = nullptr;  // owned by the server
+  std::unique_ptr<Poco::ThreadPool> threads;
+  std::unique_ptr<Poco::Net::HTTPServer> server;
+
+  std::shared_ptr<plugins::PluginLibrary> library(mgw_plugin_kind kind, const std::string& name) {
+    auto path = plugins::resolve_plugin_path(config.plugins_dir, kind, name);
+    auto& lib = libraries[path.string()];
+    if (!lib) {
+      lib = plugins::PluginLibrary::load(path, kind);
+      spdlog::info("loaded {} plugin '{}' {} from {}", plugins::kind_name(kind), lib->name(),
+                   lib->descriptor().version, path.string());
+    }
+    return lib;
+  }
+};
+
+namespace {
+
+void init_tls_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Poco::Net::initializeSSL();
+    // Never ask anyone about a bad certificate: reject it.
+    Poco::SharedPtr<Poco::Net::InvalidCertificateHandler> reject = new Poco::Net::RejectCertificateHandler(false);
+    Poco::Net::Context::Ptr ctx = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "",
+                                                         Poco::Net::Context::VERIFY_RELAXED, 9, true);
+    Poco::Net::SSLManager::instance().initializeClient(nullptr, reject, ctx);
+  });
+}
+
+}  // namespace
+
+Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.config = config;
+  for (const auto& var : config.unset_env_vars) {
+    spdlog::warn("configuration refers to ${{{}}}, which is not set; using an empty value", var);
+  }
+
+  s.storage = std::make_unique<plugins::Storage>(s.library(MGW_KIND_STORAGE, config.storage.plugin),
+                                                 config.storage.options);
+  for (const auto& pc : config.providers) {
+    auto provider = std::make_unique<plugins::Provider>(s.library(MGW_KIND_PROVIDER, pc.plugin), pc);
+    upstream::UpstreamUrl url;
+    try {
+      url = upstream::parse_upstream_url(pc.base_url);
+    } catch (const std::invalid_argument& e) {
+      throw config::ConfigError("providers." + pc.name + ".base_url: " + e.what());
+    }
+    if (url.https) init_tls_once();
+    s.pools[pc.name] = std::make_unique<upstream::ConnectionPool>(url, pc.max_connections, pc.connect_timeout_ms);
+    s.redactor.add_from_config(pc.plugin_config);
+    s.providers.push_back(std::move(provider));
+  }
+  for (const auto& [alias, entry] : config.catalog) {
+    catalog::ModelRoute route;
+    route.entry = entry;
+    for (auto& p : s.providers) {
+      if (p->name() == entry.provider) route.provider = p.get();
+    }
+    route.pool = s.pools.at(entry.provider).get();
+    s.catalog.add(std::move(route));
+  }
+  s.catalog.seal(std::chrono::duration_cast<std::chrono::seconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count());
+
+  s.usage = std::make_unique<usage::UsageWriter>(*s.storage, config.usage.flush_interval_ms, config.usage.batch_size,
+                                                 config.usage.queue_limit);
+  s.authenticator = std::make_unique<auth::Authenticator>(*s.storage, config.auth.key_cache_ttl_ms);
+  s.chat = std::make_unique<chat::ChatService>(
+      chat::ChatDeps{s.catalog, *s.usage, s.redactor, config.server.max_body_bytes});
+
+  const auto& sc = config.server;
+  Poco::Net::ServerSocket socket;
+  try {
+    socket.bind(Poco::Net::SocketAddress(sc.host, sc.port), /*reuseAddress=*/true);
+    socket.listen(1024);  // room for a burst of connects, e.g. 1000 streams opening at once
+  } catch (const Poco::Exception& e) {
+    throw std::runtime_error("server.listen: cannot listen on " + sc.host + ":" + std::to_string(sc.port) + ": " +
+                             e.displayText());
+  }
+  auto* params = new Poco::Net::HTTPServerParams();
+  params->setMaxThreads(sc.max_connections);
+  params->setMaxQueued(sc.max_queued);
+  params->setKeepAlive(true);
+  params->setKeepAliveTimeout(Poco::Timespan(Poco::Timespan::TimeDiff(sc.keep_alive_timeout_ms) * 1000));
+  params->setMaxKeepAliveRequests(0);  // unlimited
+  params->setServerName("modelgw");
+  params->setThreadIdleTime(Poco::Timespan(60, 0));
+  s.threads = std::make_unique<Poco::ThreadPool>(4, sc.max_connections + 8, 60, sc.thread_stack_kib * 1024);
+  s.router = new http::Router(http::RouterDeps{*s.authenticator, *s.chat, s.catalog});
+  s.server = std::make_unique<Poco::Net::HTTPServer>(s.router, *s.threads, socket, params);
+}
+
+Gateway::~Gateway() {
+  State& s = *state_;
+  if (s.server) s.server->stopAll(true);
+  s.server.reset();
+  if (s.threads) s.threads->joinAll();
+  if (s.usage) s.usage->stop();
+}
+
+std::uint16_t Gateway::port() const { return state_->server->port(); }
+
+void block_termination_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is an error code, not a death
+}
+
+void Gateway::run_until_signal() {
+  State& s = *state_;
+  s.usage->start();
+  s.server->start();
+  spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}')", s.config.server.host, port(),
+               s.config.catalog.size(), s.storage->plugin_name());
+
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  int sig = 0;
+  sigwait(&set, &sig);
+  spdlog::info("received {}, stopping: no new connections, draining in-flight requests",
+               sig == SIGTERM ? "SIGTERM" : "SIGINT");
+
+  // Stop accepting and end keep-alive loops after their current request.
+  s.server->stopAll(false);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(s.config.server.shutdown_grace_ms);
+  while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (s.router->in_flight() > 0) {
+    spdlog::warn("{} requests still running after server.shutdown_grace_ms; closing them", s.router->in_flight());
+    s.server->stopAll(true);
+    // Aborted calls still write their usage records on the way out.
+    const auto hard = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < hard) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  s.usage->stop();
+  spdlog::info("stopped; {} usage records written this run", s.usage->written());
+}
+
+}  // namespace modelgw::app

@@ -1,0 +1,81 @@
+#include "auth/authenticator.h"
+
+#include "auth/api_key.h"
+
+#include <spdlog/spdlog.h>
+
+#include <mutex>
+
+namespace modelgw::auth {
+namespace {
+
+// Bounds memory under a flood of random keys: the cache is simply cleared
+// when it grows past this, which costs one storage lookup per live key.
+constexpr std::size_t kMaxCacheEntries = 100000;
+// Keys longer than this are not keys; refuse before hashing megabytes.
+constexpr std::size_t kMaxKeyLength = 512;
+
+http::ApiError unauthorized(std::string code, std::string message) {
+  return http::ApiError{401, std::move(code), std::move(message), {}};
+}
+
+}  // namespace
+
+Authenticator::Authenticator(plugins::Storage& storage, int cache_ttl_ms)
+    : storage_(storage), ttl_(cache_ttl_ms) {}
+
+std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_view header) {
+  if (header.empty()) {
+    return unauthorized("missing_api_key",
+                        "no API key: send the header 'Authorization: Bearer <API_KEY>'");
+  }
+  constexpr std::string_view kBearer = "Bearer ";
+  if (header.size() < kBearer.size() || !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+      })) {
+    return unauthorized("invalid_api_key", "the Authorization header must use the Bearer scheme: 'Bearer <API_KEY>'");
+  }
+  std::string_view key = header.substr(kBearer.size());
+  while (!key.empty() && key.front() == ' ') key.remove_prefix(1);
+  while (!key.empty() && key.back() == ' ') key.remove_suffix(1);
+  if (key.empty()) {
+    return unauthorized("missing_api_key", "the Authorization header has no API key after 'Bearer'");
+  }
+  if (key.size() > kMaxKeyLength) return unauthorized("invalid_api_key", "the API key is not valid");
+
+  const std::string hash = hash_api_key(key);
+  std::optional<Principal> principal;
+  try {
+    principal = lookup(hash);
+  } catch (const plugins::StorageError& e) {
+    spdlog::error("api key lookup failed: {}", e.what());
+    return http::internal_error("the gateway could not check the API key right now; retry shortly");
+  }
+  if (!principal) return unauthorized("invalid_api_key", "the API key is not valid or has been revoked");
+  return *principal;
+}
+
+std::optional<Principal> Authenticator::lookup(const std::string& key_hash) {
+  const auto now = std::chrono::steady_clock::now();
+  if (ttl_.count() > 0) {
+    std::shared_lock lock(mutex_);
+    auto it = cache_.find(key_hash);
+    if (it != cache_.end() && it->second.expires > now) return it->second.principal;
+  }
+  std::optional<Principal> result;
+  if (auto row = storage_.find_api_key(key_hash)) {
+    // The store found the row by hash; compare again in constant time so no
+    // backend's lookup semantics (collation, prefix match) can widen a match.
+    if (constant_time_equal(row->key_hash, key_hash) && row->revoked_unix_ms == 0) {
+      result = Principal{row->tenant_id, row->tenant_name, row->id, row->scopes};
+    }
+  }
+  if (ttl_.count() > 0) {
+    std::unique_lock lock(mutex_);
+    if (cache_.size() >= kMaxCacheEntries) cache_.clear();
+    cache_[key_hash] = Entry{result, now + ttl_};
+  }
+  return result;
+}
+
+}  // namespace modelgw::auth

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace modelgw::auth {
+
+// Who is calling: the tenant a request is attributed to, and what it may do.
+struct Principal {
+  std::int64_t tenant_id = 0;
+  std::string tenant_name;
+  std::int64_t key_id = 0;
+  std::string scopes;  // space-separated
+
+  bool has_scope(std::string_view scope) const;
+};
+
+}  // namespace modelgw::auth

@@ -1,0 +1,162 @@
+#include "config/config_loader.h"
+
+#include "config/section_reader.h"
+#include "config/yaml_to_json.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace modelgw::config {
+namespace {
+
+constexpr std::int64_t kMaxMs = 24LL * 3600 * 1000;
+
+void parse_listen(const std::string& listen, const std::string& key, ServerConfig& out) {
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos || colon + 1 == listen.size()) {
+    throw ConfigError(key + ": '" + listen + "' must be host:port, e.g. 127.0.0.1:8080");
+  }
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.empty()) throw ConfigError(key + ": host part is empty");
+  unsigned port = 0;
+  const char* begin = listen.data() + colon + 1;
+  const char* end = listen.data() + listen.size();
+  auto [ptr, ec] = std::from_chars(begin, end, port);
+  if (ec != std::errc() || ptr != end || port > 65535) {
+    throw ConfigError(key + ": port must be a number from 0 to 65535");
+  }
+  out.host = host;
+  out.port = static_cast<std::uint16_t>(port);
+}
+
+void read_server(SectionReader r, ServerConfig& s) {
+  parse_listen(r.string("listen", "127.0.0.1:8080"), r.key_path("listen"), s);
+  s.max_body_bytes = static_cast<std::size_t>(r.integer("max_body_bytes", 4 << 20, 1024, 1LL << 30));
+  s.max_connections = static_cast<int>(r.integer("max_connections", 4096, 4, 65536));
+  s.max_queued = static_cast<int>(r.integer("max_queued", 1024, 1, 65536));
+  s.keep_alive_timeout_ms = static_cast<int>(r.integer("keep_alive_timeout_ms", 15000, 100, kMaxMs));
+  s.shutdown_grace_ms = static_cast<int>(r.integer("shutdown_grace_ms", 30000, 0, kMaxMs));
+  s.thread_stack_kib = static_cast<int>(r.integer("thread_stack_kib", 512, 128, 65536));
+  r.reject_unknown_keys();
+}
+
+void read_storage(SectionReader r, StorageConfig& s) {
+  s.plugin = r.string("plugin", "sqlite");
+  const auto& opts = r.object("options");
+  s.options = opts.is_null() ? nlohmann::json::object() : opts;
+  r.reject_unknown_keys();
+}
+
+ProviderConfig read_provider(const std::string& name, const nlohmann::json& block) {
+  SectionReader r(block, "providers." + name);
+  if (block.is_null()) throw ConfigError(r.path() + ": must be a mapping");
+  ProviderConfig p;
+  p.name = name;
+  p.plugin = r.required_string("plugin");
+  p.base_url = r.required_string("base_url");
+  if (p.base_url.rfind("http://", 0) != 0 && p.base_url.rfind("https://", 0) != 0) {
+    throw ConfigError(r.key_path("base_url") + ": must start with http:// or https://");
+  }
+  p.timeout_ms = static_cast<int>(r.integer("timeout_ms", 60000, 1, kMaxMs));
+  p.connect_timeout_ms = static_cast<int>(r.integer("connect_timeout_ms", 5000, 1, kMaxMs));
+  p.max_connections = static_cast<int>(r.integer("max_connections", 256, 1, 65536));
+  p.max_response_bytes =
+      static_cast<std::size_t>(r.integer("max_response_bytes", 64LL << 20, 1024, 1LL << 32));
+  p.plugin_config = block;  // everything, including keys only the plugin knows
+  return p;
+}
+
+CatalogEntry read_catalog_entry(const std::string& alias, const nlohmann::json& block) {
+  SectionReader r(block, "catalog." + alias);
+  if (block.is_null()) throw ConfigError(r.path() + ": must be a mapping");
+  CatalogEntry e;
+  e.alias = alias;
+  e.provider = r.required_string("provider");
+  e.model = r.required_string("model");
+  e.context_window = r.integer("context_window", 0, 0, 100'000'000);
+  r.reject_unknown_keys();
+  return e;
+}
+
+Config from_json(const nlohmann::json& root, std::string source) {
+  Config c;
+  c.source_path = std::move(source);
+  SectionReader top(root, "");
+  read_server(SectionReader(top.object("server"), "server"), c.server);
+  read_storage(SectionReader(top.object("storage"), "storage"), c.storage);
+  {
+    SectionReader r(top.object("plugins"), "plugins");
+    c.plugins_dir = r.string("dir", "./build/plugins");
+    r.reject_unknown_keys();
+  }
+  {
+    SectionReader r(top.object("auth"), "auth");
+    c.auth.key_cache_ttl_ms = static_cast<int>(r.integer("key_cache_ttl_ms", 5000, 0, kMaxMs));
+    r.reject_unknown_keys();
+  }
+  {
+    SectionReader r(top.object("usage"), "usage");
+    c.usage.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", 200, 1, 60000));
+    c.usage.batch_size = static_cast<std::size_t>(r.integer("batch_size", 256, 1, 100000));
+    c.usage.queue_limit = static_cast<std::size_t>(r.integer("queue_limit", 100000, 1, 100'000'000));
+    r.reject_unknown_keys();
+  }
+  {
+    SectionReader r(top.object("logging"), "logging");
+    c.logging.level = r.string("level", "info");
+    static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "off"};
+    if (!levels.count(c.logging.level)) {
+      throw ConfigError("logging.level: must be one of trace, debug, info, warn, error, off");
+    }
+    r.reject_unknown_keys();
+  }
+  const auto& providers = top.object("providers");
+  if (providers.is_null() || providers.empty()) throw ConfigError("providers: at least one provider is required");
+  for (const auto& [name, block] : providers.items()) c.providers.push_back(read_provider(name, block));
+
+  const auto& catalog = top.object("catalog");
+  if (catalog.is_null() || catalog.empty()) throw ConfigError("catalog: at least one model alias is required");
+  for (const auto& [alias, block] : catalog.items()) {
+    if (alias == "auto") throw ConfigError("catalog.auto: 'auto' is reserved and cannot be an alias");
+    CatalogEntry e = read_catalog_entry(alias, block);
+    bool known = false;
+    for (const auto& p : c.providers) known = known || p.name == e.provider;
+    if (!known) {
+      throw ConfigError("catalog." + alias + ".provider: '" + e.provider + "' is not defined under providers");
+    }
+    c.catalog.emplace(alias, std::move(e));
+  }
+  top.reject_unknown_keys();
+  return c;
+}
+
+}  // namespace
+
+Config load_text(const std::string& yaml, const std::string& source_name) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(source_name + ": not valid YAML: " + e.what());
+  }
+  if (!root.IsMap()) throw ConfigError(source_name + ": the top level must be a mapping");
+  std::vector<std::string> unset;
+  nlohmann::json json = yaml_to_json(root, "", process_env, unset);
+  Config c = from_json(json, source_name);
+  c.unset_env_vars = std::move(unset);
+  return c;
+}
+
+Config load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open the configuration file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return load_text(ss.str(), path);
+}
+
+}  // namespace modelgw::config

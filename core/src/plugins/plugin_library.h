@@ -1,0 +1,56 @@
+// One loaded plugin shared object: Boost.DLL loading, the version handshake and
+// the checks that turn a wrong file into one clear start-up error.
+#pragma once
+
+#include "plugins/host_api.h"
+
+#include <modelgw/plugin.h>
+
+#ifndef BOOST_DLL_USE_STD_FS
+#define BOOST_DLL_USE_STD_FS
+#endif
+#include <boost/dll/shared_library.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace modelgw::plugins {
+
+const char* kind_name(mgw_plugin_kind kind);
+
+// "<dir>/mgw_<kind>_<name>.so", or `name` itself when it is a path (has a '/').
+std::filesystem::path resolve_plugin_path(const std::string& dir, mgw_plugin_kind kind, const std::string& name);
+
+class PluginLibrary {
+ public:
+  // Loads `file`, calls its entry symbol and checks the descriptor: same ABI
+  // major, the expected kind, a hook table of the right size with every hook
+  // set. Throws PluginError naming the file and, for a version mismatch, both
+  // versions.
+  static std::shared_ptr<PluginLibrary> load(const std::filesystem::path& file, mgw_plugin_kind expected_kind);
+
+  PluginLibrary(const PluginLibrary&) = delete;
+  PluginLibrary& operator=(const PluginLibrary&) = delete;
+  ~PluginLibrary();
+
+  const mgw_plugin_descriptor& descriptor() const { return *descriptor_; }
+  const mgw_host_api* host() const { return host_->get(); }
+  const std::filesystem::path& file() const { return file_; }
+  std::string name() const { return descriptor_->name; }
+
+  template <typename Hooks>
+  const Hooks& hooks() const {
+    return *static_cast<const Hooks*>(descriptor_->hooks);
+  }
+
+ private:
+  PluginLibrary() = default;
+
+  std::filesystem::path file_;
+  boost::dll::shared_library library_;
+  std::unique_ptr<HostApi> host_;
+  const mgw_plugin_descriptor* descriptor_ = nullptr;
+};
+
+}  // namespace modelgw::plugins

@@ -1,0 +1,27 @@
+// Small HTTP helpers: case-insensitive header lookup and the host's clock.
+#pragma once
+
+#include <modelgw/plugin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace mgw::openai {
+
+// ASCII case-insensitive equality (header names are ASCII tokens).
+bool iequals(std::string_view a, std::string_view b) noexcept;
+
+// True when `haystack` contains `needle`, ignoring ASCII case.
+bool icontains(std::string_view haystack, std::string_view needle) noexcept;
+
+// Value of the first header named `name` (any case), trimmed of spaces and tabs.
+std::optional<std::string_view> find_header(const mgw_header* headers, std::size_t count,
+                                            std::string_view name) noexcept;
+
+// Wall-clock milliseconds from the host (so tests and the gateway agree on
+// "now"), or from the system clock when the host table lacks the callback.
+int64_t now_unix_ms(const mgw_host_api* host) noexcept;
+
+}  // namespace mgw::openai

@@ -1,0 +1,37 @@
+// The storage hooks, one group per file: storage.cpp (open/close),
+// tenants.cpp, api_keys.cpp, usage.cpp. plugin_entry.cpp puts them in the table.
+// Every hook is noexcept and returns a status for anything that goes wrong.
+#pragma once
+
+#include <modelgw/plugin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mgw_sqlite {
+
+mgw_status storage_open(const mgw_host_api* host, mgw_str config_json, mgw_storage** out,
+                        const mgw_text_sink* error) noexcept;
+void storage_close(mgw_storage* storage) noexcept;
+
+mgw_status tenant_create(mgw_storage* storage, mgw_str name, int64_t now_unix_ms, int64_t* out_id,
+                         const mgw_text_sink* error) noexcept;
+mgw_status tenant_find(mgw_storage* storage, mgw_str name, const mgw_row_sink* out,
+                       const mgw_text_sink* error) noexcept;
+mgw_status tenant_list(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+
+mgw_status api_key_create(mgw_storage* storage, const mgw_api_key_record* key, int64_t* out_id,
+                          const mgw_text_sink* error) noexcept;
+mgw_status api_key_find_by_hash(mgw_storage* storage, mgw_str key_hash, const mgw_row_sink* out,
+                                const mgw_text_sink* error) noexcept;
+mgw_status api_key_list(mgw_storage* storage, int64_t tenant_id, const mgw_row_sink* out,
+                        const mgw_text_sink* error) noexcept;
+mgw_status api_key_revoke(mgw_storage* storage, int64_t key_id, int64_t now_unix_ms,
+                          const mgw_text_sink* error) noexcept;
+
+mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, size_t count,
+                        const mgw_text_sink* error) noexcept;
+mgw_status usage_query(mgw_storage* storage, const mgw_usage_query* query, const mgw_row_sink* out,
+                       const mgw_text_sink* error) noexcept;
+
+}  // namespace mgw_sqlite

@@ -1,0 +1,117 @@
+#include "migrations.h"
+
+#include <modelgw/sdk.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "failure.h"
+#include "transaction.h"
+
+namespace mgw_sqlite {
+namespace {
+
+// Version 1: tenants, their API keys (SHA-256 hashes only, never the key) and
+// one row per served request.
+//
+// usage_records has no foreign keys on purpose: a request rejected before it
+// was authenticated is still recorded (tenant_id and key_id 0), and usage
+// history must outlive anything it mentions.
+constexpr const char* kInitialSchema = R"sql(
+CREATE TABLE tenants (
+  id              INTEGER PRIMARY KEY,
+  name            TEXT    UNIQUE NOT NULL,
+  created_unix_ms INTEGER NOT NULL
+);
+
+CREATE TABLE api_keys (
+  id              INTEGER PRIMARY KEY,
+  tenant_id       INTEGER NOT NULL REFERENCES tenants(id),
+  key_hash        TEXT    UNIQUE NOT NULL,
+  display_prefix  TEXT    NOT NULL,
+  scopes          TEXT    NOT NULL,
+  created_unix_ms INTEGER NOT NULL,
+  revoked_unix_ms INTEGER NOT NULL DEFAULT 0
+);
+-- Listing one tenant's keys; also what SQLite needs to check the foreign key.
+CREATE INDEX api_keys_tenant ON api_keys (tenant_id);
+
+CREATE TABLE usage_records (
+  id                INTEGER PRIMARY KEY,
+  request_id        TEXT    NOT NULL,
+  tenant_id         INTEGER NOT NULL,
+  key_id            INTEGER NOT NULL,
+  alias             TEXT    NOT NULL,
+  provider          TEXT    NOT NULL,
+  upstream_model    TEXT    NOT NULL,
+  prompt_tokens     INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  total_tokens      INTEGER NOT NULL,
+  http_status       INTEGER NOT NULL,
+  error_code        TEXT    NOT NULL,
+  latency_us        INTEGER NOT NULL,
+  ttft_us           INTEGER NOT NULL,
+  streamed          INTEGER NOT NULL,
+  created_unix_ms   INTEGER NOT NULL
+);
+CREATE INDEX usage_records_request_id ON usage_records (request_id);
+CREATE INDEX usage_records_tenant_created ON usage_records (tenant_id, created_unix_ms);
+-- Newest-first queries across all tenants.
+CREATE INDEX usage_records_created ON usage_records (created_unix_ms);
+)sql";
+
+constexpr std::array kMigrations{
+    Migration{1, "initial schema", kInitialSchema},
+};
+
+// The steps must be numbered 1..N without gaps: migrate() indexes by version.
+constexpr bool numbered_in_order() {
+  for (std::size_t i = 0; i < kMigrations.size(); ++i) {
+    if (kMigrations[i].version != static_cast<int>(i) + 1) return false;
+  }
+  return true;
+}
+static_assert(numbered_in_order(), "migrations must be numbered 1, 2, 3, ... in order");
+
+}  // namespace
+
+std::span<const Migration> migrations() noexcept {
+  return kMigrations;
+}
+
+int latest_schema_version() noexcept {
+  return static_cast<int>(kMigrations.size());
+}
+
+MigrationResult migrate(Connection& writer, const mgw_host_api* host) {
+  const int latest = latest_schema_version();
+  MigrationResult result{-1, -1};
+  for (;;) {
+    WriteTransaction transaction(writer);
+    const std::int64_t current = writer.query_int64("PRAGMA user_version");
+    if (result.from < 0) result.from = static_cast<int>(current);
+    if (current > latest) {
+      throw Failure(MGW_UNSUPPORTED, "database schema version " + std::to_string(current) +
+                                         " is newer than this plugin supports (" + std::to_string(latest) +
+                                         "); use a newer sqlite storage plugin");
+    }
+    if (current < 0)
+      throw Failure(MGW_INTERNAL, "database has invalid schema version " + std::to_string(current));
+    if (current == latest) {
+      transaction.commit();
+      result.to = latest;
+      return result;
+    }
+    const Migration& step = kMigrations[static_cast<std::size_t>(current)];
+    writer.exec(step.sql);
+    // PRAGMA takes no bound parameters; the number is this plugin's own constant.
+    writer.exec("PRAGMA user_version = " + std::to_string(step.version));
+    transaction.commit();
+    mgw::log(host, MGW_LOG_INFO,
+             "sqlite storage: applied schema migration " + std::to_string(step.version) + " (" +
+                 step.description + ")");
+  }
+}
+
+}  // namespace mgw_sqlite

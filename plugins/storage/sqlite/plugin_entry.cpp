@@ -1,0 +1,48 @@
+// The one exported symbol: the descriptor and the storage hook table.
+#include <modelgw/plugin.h>
+
+#include <type_traits>
+
+#include "hooks.h"
+
+namespace {
+
+// Designated initializers: the compiler checks every hook lands in its slot.
+constexpr mgw_storage_hooks kHooks{
+    .struct_size = sizeof(mgw_storage_hooks),
+    .on_storage_open = &mgw_sqlite::storage_open,
+    .on_storage_close = &mgw_sqlite::storage_close,
+    .on_tenant_create = &mgw_sqlite::tenant_create,
+    .on_tenant_find = &mgw_sqlite::tenant_find,
+    .on_tenant_list = &mgw_sqlite::tenant_list,
+    .on_api_key_create = &mgw_sqlite::api_key_create,
+    .on_api_key_find_by_hash = &mgw_sqlite::api_key_find_by_hash,
+    .on_api_key_list = &mgw_sqlite::api_key_list,
+    .on_api_key_revoke = &mgw_sqlite::api_key_revoke,
+    .on_usage_insert = &mgw_sqlite::usage_insert,
+    .on_usage_query = &mgw_sqlite::usage_query,
+};
+
+constexpr mgw_plugin_descriptor kDescriptor{
+    .struct_size = sizeof(mgw_plugin_descriptor),
+    .abi_major = MGW_ABI_MAJOR,
+    .abi_minor = MGW_ABI_MINOR,
+    .kind = MGW_KIND_STORAGE,
+    .name = "sqlite",
+    .version = MGW_SQLITE_PLUGIN_VERSION,
+    .hooks = &kHooks,
+};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const mgw_plugin_descriptor* modelgw_plugin_entry(
+    const mgw_host_api* host) {
+  // The host refuses a different major version too; refusing here as well
+  // keeps this plugin from using a host table laid out differently. Nothing is
+  // logged then, since callback_log itself may sit elsewhere in that table.
+  if (host != nullptr && host->abi_major != MGW_ABI_MAJOR) return nullptr;
+  return &kDescriptor;
+}
+
+static_assert(std::is_same_v<decltype(&modelgw_plugin_entry), mgw_plugin_entry_fn>,
+              "the entry symbol must have the type plugin.h names");

@@ -1,0 +1,180 @@
+// Usage hooks: batch insert (all or none) and filtered, newest-first query.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "args.h"
+#include "guard.h"
+#include "hooks.h"
+#include "storage.h"
+
+namespace mgw_sqlite {
+namespace {
+
+constexpr std::int64_t kDefaultLimit = 100;
+constexpr std::int64_t kMaxLimit = 1000;
+
+// The size of mgw_usage_record in ABI 1.0: the least a host may send.
+constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_unix_ms) + sizeof(int64_t);
+
+// One checked record: its strings viewed, its numbers copied.
+struct UsageRow {
+  mgw_usage_record record;
+  std::string_view request_id, alias, provider, upstream_model, error_code;
+};
+
+UsageRow check_record(const mgw_usage_record& in) {
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}};
+  row.request_id = text_arg(row.record.request_id, "request_id");
+  row.alias = text_arg(row.record.alias, "alias");
+  row.provider = text_arg(row.record.provider, "provider");
+  row.upstream_model = text_arg(row.record.upstream_model, "upstream_model");
+  row.error_code = text_arg(row.record.error_code, "error_code");
+  return row;
+}
+
+// The records as the host laid them out. The array's stride is the host's
+// sizeof(mgw_usage_record), which its struct_size gives, and which is larger
+// than ours when the host was built against a newer minor version.
+std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t count) {
+  if (records == nullptr)
+    throw Failure(MGW_INVALID_ARGUMENT, "records: NULL with count " + std::to_string(count));
+  const std::size_t stride = records[0].struct_size;
+  if (stride < kUsageRecordV1Size || stride % alignof(mgw_usage_record) != 0)
+    throw Failure(MGW_INVALID_ARGUMENT,
+                  "records: struct_size " + std::to_string(stride) + " is not a valid size");
+  const auto* bytes = reinterpret_cast<const unsigned char*>(records);
+  std::vector<UsageRow> rows;
+  rows.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto* record = reinterpret_cast<const mgw_usage_record*>(bytes + i * stride);
+    if (record->struct_size != stride)
+      throw Failure(MGW_INVALID_ARGUMENT,
+                    "records[" + std::to_string(i) + "]: struct_size differs from records[0]");
+    rows.push_back(check_record(*record));
+  }
+  return rows;
+}
+
+// Columns, in this order, for both INSERT and SELECT.
+#define MGW_USAGE_COLUMNS                                                                              \
+  "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, " \
+  "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms"
+
+void insert_row(Statement& insert, const UsageRow& row) {
+  const auto& r = row.record;
+  insert.bind(1, row.request_id);
+  insert.bind(2, r.tenant_id);
+  insert.bind(3, r.key_id);
+  insert.bind(4, row.alias);
+  insert.bind(5, row.provider);
+  insert.bind(6, row.upstream_model);
+  insert.bind(7, r.prompt_tokens);
+  insert.bind(8, r.completion_tokens);
+  insert.bind(9, r.total_tokens);
+  insert.bind(10, std::int64_t{r.http_status});
+  insert.bind(11, row.error_code);
+  insert.bind(12, r.latency_us);
+  insert.bind(13, r.ttft_us);
+  insert.bind(14, std::int64_t{r.streamed});
+  insert.bind(15, r.created_unix_ms);
+  insert.run();
+}
+
+void emit_usage(const Statement& row, const mgw_row_sink* out) {
+  if (out == nullptr || out->callback_usage == nullptr) return;
+  mgw_usage_record record{};
+  record.struct_size = sizeof record;
+  record.request_id = row.str(0);  // the strings are borrowed from SQLite until the next step
+  record.tenant_id = row.int64(1);
+  record.key_id = row.int64(2);
+  record.alias = row.str(3);
+  record.provider = row.str(4);
+  record.upstream_model = row.str(5);
+  record.prompt_tokens = row.int64(6);
+  record.completion_tokens = row.int64(7);
+  record.total_tokens = row.int64(8);
+  record.http_status = static_cast<int32_t>(row.int64(9));
+  record.error_code = row.str(10);
+  record.latency_us = row.int64(11);
+  record.ttft_us = row.int64(12);
+  record.streamed = static_cast<int32_t>(row.int64(13));
+  record.created_unix_ms = row.int64(14);
+  out->callback_usage(out->host_data, &record);
+}
+
+// The SELECT for the filters in use. Built from fixed fragments with numbered
+// placeholders (values are always bound), one text per combination of filters,
+// so each variant is prepared once per connection and can use its index; an
+// "(?1 = 0 OR tenant_id = ?1)" form would defeat the indexes.
+std::string query_sql(const mgw_usage_query& q, std::string_view request_id) {
+  std::string sql = "SELECT " MGW_USAGE_COLUMNS " FROM usage_records";
+  const char* joiner = " WHERE ";
+  auto filter = [&](bool used, const char* condition) {
+    if (!used) return;
+    sql.append(joiner).append(condition);
+    joiner = " AND ";
+  };
+  filter(q.tenant_id != 0, "tenant_id = ?1");
+  filter(!request_id.empty(), "request_id = ?2");
+  filter(q.since_unix_ms != 0, "created_unix_ms >= ?3");
+  filter(q.until_unix_ms != 0, "created_unix_ms < ?4");
+  // ?5 is always present, so ?1..?4 are in range and may be bound even when unused.
+  sql.append(" ORDER BY created_unix_ms DESC, id DESC LIMIT ?5");
+  return sql;
+}
+
+}  // namespace
+
+mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, size_t count,
+                        const mgw_text_sink* error) noexcept {
+  return guarded(error, "usage insert", [&] {
+    auto& db = database_of(storage);
+    if (count == 0) return MGW_OK;
+    // Every record is checked before the transaction starts, so a bad one
+    // costs no lock time.
+    auto rows = check_records(records, count);
+    return db.write([&](Connection& c) {
+      // One prepared INSERT, run once per record; the first failure throws and
+      // write() rolls the whole batch back.
+      auto insert =
+          c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
+                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+      for (const auto& row : rows) {
+        insert_row(insert, row);
+        insert.reset();
+      }
+      return MGW_OK;
+    });
+  });
+}
+
+mgw_status usage_query(mgw_storage* storage, const mgw_usage_query* query, const mgw_row_sink* out,
+                       const mgw_text_sink* error) noexcept {
+  return guarded(error, "usage query", [&] {
+    auto& db = database_of(storage);
+    if (query == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "query: NULL");
+    const auto q = read_growable(*query);
+    if (q.limit < 0) throw Failure(MGW_INVALID_ARGUMENT, "limit: must not be negative");
+    const std::int64_t limit = q.limit == 0 ? kDefaultLimit : std::min(q.limit, kMaxLimit);
+    auto request_id = text_arg(q.request_id, "request_id");
+    auto sql = query_sql(q, request_id);
+    return db.read([&](Connection& c) {
+      auto select = c.statement(sql);
+      select.bind(1, q.tenant_id);
+      select.bind(2, request_id);
+      select.bind(3, q.since_unix_ms);
+      select.bind(4, q.until_unix_ms);
+      select.bind(5, limit);
+      while (select.step()) emit_usage(select, out);
+      return MGW_OK;
+    });
+  });
+}
+
+#undef MGW_USAGE_COLUMNS
+
+}  // namespace mgw_sqlite

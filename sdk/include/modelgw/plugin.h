@@ -1,0 +1,441 @@
+/*
+ * modelgw plugin ABI, version 1.
+ *
+ * This is the only header a plugin needs. It is plain C99 and uses nothing but
+ * <stddef.h> and <stdint.h>, so a plugin can be written in C, C++, Rust or Go.
+ *
+ * Naming tells who calls whom:
+ *   mgw_*            types;
+ *   hooks: on_*      functions the PLUGIN exports through its hook table and the HOST calls;
+ *   callback_*       functions the HOST offers (host table, sinks) and the PLUGIN calls.
+ *
+ * Memory rules (the whole of them):
+ *   1. Every mgw_str handed across the boundary is BORROWED: it is valid only for
+ *      the duration of the call it is passed to (or, for a sink callback, of that
+ *      callback). Whoever wants to keep the bytes copies them.
+ *   2. Results travel through sinks: the host passes a sink, the plugin calls its
+ *      callbacks, the host copies what it keeps. So no heap block ever crosses the
+ *      boundary and neither side ever frees the other's memory.
+ *   3. Opaque handles (mgw_provider, mgw_provider_stream, mgw_storage, mgw_pii,
+ *      mgw_pii_scope) are allocated by the plugin in their on_*_new hook and freed
+ *      by the plugin in the matching on_*_destroy hook, which the host calls exactly
+ *      once for each handle it received.
+ *   4. Strings inside mgw_plugin_descriptor and the hook tables are static: they
+ *      live as long as the shared object stays loaded.
+ *   Strings are {ptr, len} and never assumed NUL-terminated. Text is UTF-8.
+ *
+ * Versioning:
+ *   The host calls the entry symbol with its host table, which carries the host's
+ *   ABI version. The plugin answers with a descriptor carrying its own. The host
+ *   refuses a plugin whose major version differs from its own, naming the file and
+ *   both versions. Within a major version the ABI only grows: fields are added at
+ *   the end of structs, never moved, retyped or removed; every growable struct
+ *   starts with struct_size, and a reader uses a field only if struct_size covers
+ *   it (see MGW_HAS_FIELD). Minor versions may differ in either direction.
+ *
+ * Threading:
+ *   Stated on each hook. In short: instance hooks (provider, storage, pii) may be
+ *   called concurrently from many host threads and must be thread-safe; a stream
+ *   or pii scope is used by one thread at a time; sink callbacks may only be called
+ *   on the calling thread, during the hook call they were passed to. Host-table
+ *   callbacks may be called from any thread at any time while the plugin is loaded.
+ */
+#ifndef MODELGW_PLUGIN_H
+#define MODELGW_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MGW_ABI_MAJOR 1
+#define MGW_ABI_MINOR 0
+
+/* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
+#define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
+
+/* True when a struct that starts with struct_size is large enough to hold FIELD. */
+#define MGW_HAS_FIELD(ptr, type, field) \
+  ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type*)0)->field))
+
+/* ------------------------------------------------------------------------ */
+/* Basic types                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* A byte string. OWNERSHIP: borrowed; valid only during the call it appears in. */
+typedef struct mgw_str {
+  const char* ptr; /* may be NULL when len == 0 */
+  size_t len;
+} mgw_str;
+
+/* Status returned by every hook that can fail. A fixed set: never extended with
+ * new meanings for old numbers. */
+typedef int32_t mgw_status;
+#define MGW_OK 0
+#define MGW_NOT_FOUND 1        /* the looked-up thing does not exist */
+#define MGW_INVALID_ARGUMENT 2 /* input rejected; details went to a sink */
+#define MGW_UNSUPPORTED 3      /* the plugin does not implement this */
+#define MGW_CONFLICT 4         /* unique constraint, e.g. a name taken */
+#define MGW_UNAVAILABLE 5      /* a backend could not be reached; may retry */
+#define MGW_INTERNAL 6         /* a bug or an unexpected failure */
+
+/* Log levels, for callback_log. */
+typedef int32_t mgw_log_level;
+#define MGW_LOG_TRACE 0
+#define MGW_LOG_DEBUG 1
+#define MGW_LOG_INFO 2
+#define MGW_LOG_WARN 3
+#define MGW_LOG_ERROR 4
+
+/* Plugin kinds. */
+typedef int32_t mgw_plugin_kind;
+#define MGW_KIND_PROVIDER 1
+#define MGW_KIND_PII 2
+#define MGW_KIND_STORAGE 3
+
+/* A sink for one piece of text, e.g. the reason a hook failed.
+ * OWNERSHIP: the host owns the sink; the text passed to callback_text is borrowed. */
+typedef struct mgw_text_sink {
+  void* host_data;
+  void (*callback_text)(void* host_data, mgw_str text);
+} mgw_text_sink;
+
+/* ------------------------------------------------------------------------ */
+/* The host table                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Services the host offers every plugin. Passed to the entry symbol and to every
+ * on_*_new hook. OWNERSHIP: host-owned; valid until the plugin is unloaded.
+ * THREADING: every callback may be called from any thread. */
+typedef struct mgw_host_api {
+  uint32_t struct_size;
+  uint16_t abi_major;
+  uint16_t abi_minor;
+  void* host_data; /* pass back to every callback below */
+  /* Non-zero when a message at `level` would be written. Cheap; call it before
+   * building an expensive message. */
+  int32_t (*callback_log_enabled)(void* host_data, mgw_log_level level);
+  /* Writes one log line, attributed to this plugin. The host never logs secrets
+   * on its own; the plugin must not pass any (API keys, tokens, user content). */
+  void (*callback_log)(void* host_data, mgw_log_level level, mgw_str message);
+  /* Wall-clock time, milliseconds since the Unix epoch. */
+  int64_t (*callback_now_unix_ms)(void* host_data);
+  /* Monotonic time in nanoseconds, for measuring durations. */
+  int64_t (*callback_monotonic_ns)(void* host_data);
+} mgw_host_api;
+
+/* ------------------------------------------------------------------------ */
+/* Entry symbol and descriptor                                              */
+/* ------------------------------------------------------------------------ */
+
+/* What a plugin says about itself. OWNERSHIP: plugin-owned, static; valid while
+ * the shared object is loaded. */
+typedef struct mgw_plugin_descriptor {
+  uint32_t struct_size;
+  uint16_t abi_major; /* MGW_ABI_MAJOR the plugin was built with */
+  uint16_t abi_minor; /* MGW_ABI_MINOR the plugin was built with */
+  mgw_plugin_kind kind;
+  const char* name;    /* NUL-terminated, e.g. "openai" */
+  const char* version; /* NUL-terminated plugin version, e.g. "1.0.0" */
+  /* The hook table for `kind`: const mgw_provider_hooks*, const mgw_storage_hooks*
+   * or const mgw_pii_hooks*. */
+  const void* hooks;
+} mgw_plugin_descriptor;
+
+/* The entry symbol, exported as MGW_ENTRY_SYMBOL with C linkage. Called once, on
+ * the host's main thread, right after loading. Returns the plugin's descriptor,
+ * or NULL when the plugin refuses this host (it may log why through `host`).
+ * The host keeps `host` valid until it unloads the plugin. */
+typedef const mgw_plugin_descriptor* (*mgw_plugin_entry_fn)(const mgw_host_api* host);
+
+/* ------------------------------------------------------------------------ */
+/* Provider plugins: translators between OpenAI chat and one vendor's wire   */
+/* ------------------------------------------------------------------------ */
+/* A provider plugin does no I/O. The host sends the request the plugin builds,
+ * and feeds the plugin the vendor's response (whole, or as stream bytes in the
+ * pieces they arrived in). The plugin answers in OpenAI's shapes. */
+
+typedef struct mgw_provider mgw_provider;               /* one configured provider */
+typedef struct mgw_provider_stream mgw_provider_stream; /* one streamed response */
+
+typedef struct mgw_header {
+  mgw_str name;
+  mgw_str value;
+} mgw_header;
+
+/* Facts about the call the plugin is translating. OWNERSHIP: host-owned,
+ * borrowed for the duration of the hook call (a stream copies what it needs in
+ * on_stream_new). */
+typedef struct mgw_call_context {
+  uint32_t struct_size;
+  mgw_str request_id;     /* e.g. "req_..."; the host adds it to every body itself */
+  mgw_str alias;          /* catalog alias being served: put it in "model" */
+  mgw_str upstream_model; /* the vendor's model name from the catalog */
+  int64_t created_unix;   /* seconds; use for "created" */
+  int32_t stream;         /* non-zero when the client asked for SSE */
+} mgw_call_context;
+
+/* Where a built upstream request goes. The host copies everything.
+ * THREADING: call only during on_build_request, on its thread. */
+typedef struct mgw_request_sink {
+  void* host_data;
+  /* HTTP method; default "POST". */
+  void (*callback_method)(void* host_data, mgw_str method);
+  /* Path and query, appended to the provider's configured base_url path,
+   * e.g. "/chat/completions". Required. */
+  void (*callback_path)(void* host_data, mgw_str path_and_query);
+  /* One request header. Host, Content-Length, Connection and Transfer-Encoding
+   * are the host's and are ignored. */
+  void (*callback_header)(void* host_data, mgw_str name, mgw_str value);
+  /* The request body. */
+  void (*callback_body)(void* host_data, mgw_str body);
+} mgw_request_sink;
+
+/* Token counts of one response. */
+typedef struct mgw_usage {
+  int64_t prompt_tokens;
+  int64_t completion_tokens;
+  int64_t total_tokens;
+} mgw_usage;
+
+/* A failure in the spec's terms. OWNERSHIP: borrowed during callback_error. */
+typedef struct mgw_error_info {
+  uint32_t struct_size;
+  int32_t http_status;    /* status the client gets, e.g. 502 */
+  mgw_str code;           /* spec error code, e.g. "provider_failed" */
+  mgw_str message;        /* for a person; never a secret, never raw vendor HTML */
+  mgw_str param;          /* offending parameter, or len 0 for none */
+  int32_t retryable;      /* non-zero when the same call may succeed later */
+  int64_t retry_after_ms; /* vendor's Retry-After in ms, or -1 when absent */
+} mgw_error_info;
+
+/* Where a translated response goes. The host copies what it keeps.
+ * THREADING: call only during the hook it was passed to, on its thread. */
+typedef struct mgw_response_sink {
+  void* host_data;
+  /* The complete OpenAI `chat.completion` object (non-streamed responses).
+   * Must be a JSON object. The host inserts "request_id" as its first member:
+   * the plugin must not write one. */
+  void (*callback_body)(void* host_data, mgw_str json_object);
+  /* One OpenAI `chat.completion.chunk` object (streams). Must be a JSON object;
+   * the host inserts "request_id", frames it as an SSE `data:` event and sends
+   * it at once. The plugin never sends "[DONE]": the host does. */
+  void (*callback_chunk)(void* host_data, mgw_str json_object);
+  /* Token counts; call once per response, the last call wins. In a stream, also
+   * emit them to the client in a final chunk with "choices": [] and "usage". */
+  void (*callback_usage)(void* host_data, const mgw_usage* usage);
+  /* The response is a failure. After this no body or chunk may be emitted. */
+  void (*callback_error)(void* host_data, const mgw_error_info* error);
+} mgw_response_sink;
+
+typedef struct mgw_provider_hooks {
+  uint32_t struct_size;
+
+  /* Creates a provider from its configuration block (the YAML node under
+   * providers.<name>, as a JSON object, ${ENV} already substituted; it holds
+   * secrets such as api_key, which the plugin must never log or echo).
+   * On failure returns non-OK and says why through `error`.
+   * THREADING: main thread, at start-up. */
+  mgw_status (*on_provider_new)(const mgw_host_api* host, mgw_str config_json,
+                                mgw_provider** out, const mgw_text_sink* error);
+  /* THREADING: main thread, at shut-down, after every call using it returned. */
+  void (*on_provider_destroy)(mgw_provider* provider);
+
+  /* Translates an OpenAI chat request into the vendor's HTTP request.
+   * `request_json` is the client's body: a valid JSON object, nesting at most 64
+   * deep, with string "model" and array "messages" present. A request the vendor
+   * cannot take is refused: the plugin calls error->callback_error and returns
+   * MGW_INVALID_ARGUMENT. THREADING: any thread, concurrently. */
+  mgw_status (*on_build_request)(mgw_provider* provider, const mgw_call_context* call,
+                                 mgw_str request_json, const mgw_request_sink* out,
+                                 const mgw_response_sink* error);
+
+  /* Translates a complete vendor response: for a success calls callback_usage
+   * then callback_body; for a failure (any status, including a 200 that carries
+   * an error, or a body that is not what the vendor sends) calls callback_error.
+   * Also used for non-2xx answers to streamed requests. `headers` holds
+   * `header_count` entries. THREADING: any thread, concurrently. */
+  mgw_status (*on_parse_response)(mgw_provider* provider, const mgw_call_context* call,
+                                  int32_t http_status, const mgw_header* headers,
+                                  size_t header_count, mgw_str body,
+                                  const mgw_response_sink* out);
+
+  /* Starts decoding a 2xx streamed response. THREADING: any thread. */
+  mgw_status (*on_stream_new)(mgw_provider* provider, const mgw_call_context* call,
+                              mgw_provider_stream** out);
+  /* Feeds the next bytes of the vendor's body, exactly as they arrived: an event
+   * may be split across calls, and one call may hold many events. Emits zero or
+   * more chunks, and usage or an error. THREADING: one thread at a time. */
+  mgw_status (*on_stream_data)(mgw_provider_stream* stream, mgw_str bytes,
+                               const mgw_response_sink* out);
+  /* The vendor closed the body. A stream that ended before the vendor's own end
+   * marker is reported through callback_error (code "provider_failed").
+   * THREADING: one thread at a time. */
+  mgw_status (*on_stream_end)(mgw_provider_stream* stream, const mgw_response_sink* out);
+  /* Frees the stream; called exactly once, also when the client went away. */
+  void (*on_stream_destroy)(mgw_provider_stream* stream);
+} mgw_provider_hooks;
+
+/* ------------------------------------------------------------------------ */
+/* PII mode plugins: decide what happens to findings in outgoing text       */
+/* ------------------------------------------------------------------------ */
+/* The host detects PII; a mode plugin decides, per piece of text, whether the
+ * request goes on unchanged, goes on with replaced text, or is rejected. */
+
+typedef struct mgw_pii mgw_pii;             /* one configured mode */
+typedef struct mgw_pii_scope mgw_pii_scope; /* the state of one request */
+
+/* One finding. OWNERSHIP: borrowed for the call. */
+typedef struct mgw_pii_finding {
+  mgw_str category; /* e.g. "email", "payment_card" */
+  uint64_t offset;  /* byte offset in the text */
+  uint64_t length;  /* byte length in the text */
+  int32_t critical; /* non-zero when the tenant's policy marks the category critical */
+} mgw_pii_finding;
+
+/* One piece of text a request sends upstream, with what was found in it. */
+typedef struct mgw_pii_text {
+  uint32_t struct_size;
+  mgw_str path; /* where it sits in the request, e.g. "messages[2].content" */
+  mgw_str text;
+  const mgw_pii_finding* findings; /* sorted by offset, non-overlapping */
+  size_t finding_count;
+} mgw_pii_text;
+
+/* THREADING: call only during on_pii_apply, on its thread. */
+typedef struct mgw_pii_sink {
+  void* host_data;
+  /* Reject the whole request. `reason` names categories, never values. */
+  void (*callback_reject)(void* host_data, mgw_str reason);
+  /* Send this text upstream in place of the original. */
+  void (*callback_replace)(void* host_data, mgw_str text);
+  /* Record a finding on the usage record and audit log (category and count
+   * only; the host never stores the value). */
+  void (*callback_record)(void* host_data, const mgw_pii_finding* finding);
+} mgw_pii_sink;
+
+typedef struct mgw_pii_hooks {
+  uint32_t struct_size;
+  /* `config_json` is the mode's configuration object. THREADING: main thread. */
+  mgw_status (*on_pii_new)(const mgw_host_api* host, mgw_str config_json, mgw_pii** out,
+                           const mgw_text_sink* error);
+  void (*on_pii_destroy)(mgw_pii* pii);
+  /* Per-request state, e.g. placeholder numbering. THREADING: any thread. */
+  mgw_status (*on_pii_scope_new)(mgw_pii* pii, mgw_pii_scope** out);
+  void (*on_pii_scope_destroy)(mgw_pii_scope* scope);
+  /* Decides on one piece of text. THREADING: one thread at a time per scope. */
+  mgw_status (*on_pii_apply)(mgw_pii_scope* scope, const mgw_pii_text* text,
+                             const mgw_pii_sink* out);
+} mgw_pii_hooks;
+
+/* ------------------------------------------------------------------------ */
+/* Storage plugins: one database each                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct mgw_storage mgw_storage; /* one open database */
+
+typedef struct mgw_tenant_record {
+  uint32_t struct_size;
+  int64_t id;
+  mgw_str name;
+  int64_t created_unix_ms;
+} mgw_tenant_record;
+
+typedef struct mgw_api_key_record {
+  uint32_t struct_size;
+  int64_t id; /* assigned by storage on create */
+  int64_t tenant_id;
+  mgw_str tenant_name;    /* filled on reads; ignored on create */
+  mgw_str key_hash;       /* lowercase hex SHA-256 of the whole key; the key itself is never stored */
+  mgw_str display_prefix; /* first characters of the key, to tell keys apart in listings */
+  mgw_str scopes;         /* space-separated scope names */
+  int64_t created_unix_ms;
+  int64_t revoked_unix_ms; /* 0 while the key is active */
+} mgw_api_key_record;
+
+typedef struct mgw_usage_record {
+  uint32_t struct_size;
+  mgw_str request_id;
+  int64_t tenant_id;
+  int64_t key_id;
+  mgw_str alias;
+  mgw_str provider;
+  mgw_str upstream_model;
+  int64_t prompt_tokens;
+  int64_t completion_tokens;
+  int64_t total_tokens;
+  int32_t http_status;
+  mgw_str error_code; /* len 0 when the request succeeded */
+  int64_t latency_us;
+  int64_t ttft_us; /* time to first streamed byte; -1 when not streamed */
+  int32_t streamed;
+  int64_t created_unix_ms;
+} mgw_usage_record;
+
+/* Filters for on_usage_query; a zero / empty field does not filter. */
+typedef struct mgw_usage_query {
+  uint32_t struct_size;
+  int64_t tenant_id;
+  mgw_str request_id;
+  int64_t since_unix_ms; /* inclusive */
+  int64_t until_unix_ms; /* exclusive */
+  int64_t limit;         /* at most this many, newest first; 0 means 100 */
+} mgw_usage_query;
+
+/* Where rows go. THREADING: call only during the hook it was passed to. */
+typedef struct mgw_row_sink {
+  void* host_data;
+  void (*callback_tenant)(void* host_data, const mgw_tenant_record* row);
+  void (*callback_api_key)(void* host_data, const mgw_api_key_record* row);
+  void (*callback_usage)(void* host_data, const mgw_usage_record* row);
+} mgw_row_sink;
+
+/* Every hook except on_storage_open/close may be called concurrently from any
+ * thread; the plugin synchronises. Failures other than NOT_FOUND/CONFLICT say why
+ * through `error` when it is not NULL. */
+typedef struct mgw_storage_hooks {
+  uint32_t struct_size;
+  /* Opens the database named by `config_json` (the storage.options object) and
+   * brings its schema to the plugin's current version. THREADING: main thread. */
+  mgw_status (*on_storage_open)(const mgw_host_api* host, mgw_str config_json,
+                                mgw_storage** out, const mgw_text_sink* error);
+  void (*on_storage_close)(mgw_storage* storage);
+
+  /* MGW_CONFLICT when the name is taken. */
+  mgw_status (*on_tenant_create)(mgw_storage* storage, mgw_str name, int64_t now_unix_ms,
+                                 int64_t* out_id, const mgw_text_sink* error);
+  /* MGW_NOT_FOUND when absent; otherwise one callback_tenant. */
+  mgw_status (*on_tenant_find)(mgw_storage* storage, mgw_str name, const mgw_row_sink* out,
+                               const mgw_text_sink* error);
+  mgw_status (*on_tenant_list)(mgw_storage* storage, const mgw_row_sink* out,
+                               const mgw_text_sink* error);
+
+  /* Stores a key record (id and tenant_name ignored); writes the new id. */
+  mgw_status (*on_api_key_create)(mgw_storage* storage, const mgw_api_key_record* key,
+                                  int64_t* out_id, const mgw_text_sink* error);
+  /* MGW_NOT_FOUND when no key has this hash; otherwise one callback_api_key,
+   * revoked keys included (the host checks revoked_unix_ms). */
+  mgw_status (*on_api_key_find_by_hash)(mgw_storage* storage, mgw_str key_hash,
+                                        const mgw_row_sink* out, const mgw_text_sink* error);
+  /* Keys of one tenant, or of all when tenant_id is 0, oldest first. */
+  mgw_status (*on_api_key_list)(mgw_storage* storage, int64_t tenant_id,
+                                const mgw_row_sink* out, const mgw_text_sink* error);
+  /* MGW_NOT_FOUND when no such key; revoking a revoked key is OK and keeps the
+   * first revocation time. */
+  mgw_status (*on_api_key_revoke)(mgw_storage* storage, int64_t key_id, int64_t now_unix_ms,
+                                  const mgw_text_sink* error);
+
+  /* Writes `count` records in one transaction: all or none. */
+  mgw_status (*on_usage_insert)(mgw_storage* storage, const mgw_usage_record* records,
+                                size_t count, const mgw_text_sink* error);
+  mgw_status (*on_usage_query)(mgw_storage* storage, const mgw_usage_query* query,
+                               const mgw_row_sink* out, const mgw_text_sink* error);
+} mgw_storage_hooks;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MODELGW_PLUGIN_H */

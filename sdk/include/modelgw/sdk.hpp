@@ -1,0 +1,144 @@
+// Optional C++17 helpers for plugin authors. Header-only and not part of the
+// ABI: nothing here crosses the boundary except through plugin.h's types, so a
+// plugin may use these or not without any effect on compatibility.
+#pragma once
+
+#include <modelgw/plugin.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace mgw {
+
+// Borrowed view of a std::string_view as an mgw_str. The caller keeps `s` alive
+// for as long as the mgw_str is used.
+inline mgw_str str(std::string_view s) noexcept { return mgw_str{s.data(), s.size()}; }
+
+// The bytes of an mgw_str as a std::string_view (same lifetime as the mgw_str).
+inline std::string_view view(mgw_str s) noexcept {
+  return s.len == 0 ? std::string_view{} : std::string_view{s.ptr, s.len};
+}
+
+// Sends `text` to an optional text sink.
+inline void say(const mgw_text_sink* sink, std::string_view text) noexcept {
+  if (sink != nullptr && sink->callback_text != nullptr) sink->callback_text(sink->host_data, str(text));
+}
+
+// Logs through the host table when the level is enabled.
+inline void log(const mgw_host_api* host, mgw_log_level level, std::string_view message) noexcept {
+  if (host == nullptr || host->callback_log == nullptr) return;
+  if (host->callback_log_enabled != nullptr && host->callback_log_enabled(host->host_data, level) == 0) return;
+  host->callback_log(host->host_data, level, str(message));
+}
+
+// Reports a spec error through a response sink.
+inline void fail(const mgw_response_sink* out, int status, std::string_view code, std::string_view message,
+                 std::string_view param = {}, bool retryable = false, long long retry_after_ms = -1) noexcept {
+  if (out == nullptr || out->callback_error == nullptr) return;
+  mgw_error_info e{};
+  e.struct_size = sizeof e;
+  e.http_status = status;
+  e.code = str(code);
+  e.message = str(message);
+  e.param = str(param);
+  e.retryable = retryable ? 1 : 0;
+  e.retry_after_ms = retry_after_ms;
+  out->callback_error(out->host_data, &e);
+}
+
+// One Server-Sent Event, as dispatched by SseDecoder.
+struct SseEvent {
+  std::string event;  // "message" when the stream named none
+  std::string data;   // data lines joined with '\n'
+  std::string id;
+};
+
+// Incremental decoder for a text/event-stream body, following the WHATWG
+// event-stream rules: LF, CR and CRLF line ends (also split across feeds),
+// comment lines (":") ignored, multi-line data joined with '\n', an event
+// dispatched at a blank line, an event without data dropped. Bytes may arrive
+// in any split; feed() keeps the partial line until the rest comes.
+class SseDecoder {
+ public:
+  // Calls on_event(const SseEvent&) for every event completed by `bytes`.
+  template <typename OnEvent>
+  void feed(std::string_view bytes, OnEvent&& on_event) {
+    for (char c : bytes) {
+      if (skip_lf_) {
+        skip_lf_ = false;
+        if (c == '\n') continue;
+      }
+      if (c == '\r' || c == '\n') {
+        skip_lf_ = (c == '\r');
+        line_done(on_event);
+        continue;
+      }
+      if (line_.size() >= kMaxLine) {
+        overflow_ = true;  // keep going, but the over-long line is dropped
+        continue;
+      }
+      line_.push_back(c);
+    }
+  }
+
+  // End of body: an unterminated final event is discarded, as the standard says.
+  // Returns true when nothing was pending (the stream ended on an event boundary).
+  bool finish() const noexcept { return line_.empty() && !has_data_; }
+
+  // True once a line longer than kMaxLine was dropped.
+  bool overflowed() const noexcept { return overflow_; }
+
+  static constexpr std::size_t kMaxLine = 16u << 20;  // 16 MiB per line
+
+ private:
+  template <typename OnEvent>
+  void line_done(OnEvent&& on_event) {
+    if (overflow_line()) return;
+    if (line_.empty()) {
+      if (has_data_) {
+        if (event_.event.empty()) event_.event = "message";
+        on_event(static_cast<const SseEvent&>(event_));
+      }
+      event_ = SseEvent{};
+      has_data_ = false;
+      return;
+    }
+    std::string_view line{line_};
+    if (line.front() == ':') {  // comment / keep-alive ping
+      line_.clear();
+      return;
+    }
+    std::string_view field = line;
+    std::string_view value;
+    if (auto colon = line.find(':'); colon != std::string_view::npos) {
+      field = line.substr(0, colon);
+      value = line.substr(colon + 1);
+      if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    }
+    if (field == "data") {
+      if (has_data_) event_.data.push_back('\n');
+      event_.data.append(value);
+      has_data_ = true;
+    } else if (field == "event") {
+      event_.event.assign(value);
+    } else if (field == "id") {
+      event_.id.assign(value);
+    }  // "retry" and unknown fields are ignored
+    line_.clear();
+  }
+
+  bool overflow_line() {
+    if (!overflow_ || line_.size() < kMaxLine) return false;
+    line_.clear();
+    return true;
+  }
+
+  std::string line_;
+  SseEvent event_;
+  bool has_data_ = false;
+  bool skip_lf_ = false;
+  bool overflow_ = false;
+};
+
+}  // namespace mgw

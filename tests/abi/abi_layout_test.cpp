@@ -1,0 +1,54 @@
+// Pins the ABI v1 layout on LP64 (x86_64, aarch64): a change to any size or
+// offset here breaks every plugin already built, so it must be a new major
+// version, or a field added at the end (and then only the size changes).
+#include <modelgw/plugin.h>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+
+static_assert(sizeof(void*) == 8, "layout pins are for LP64 targets");
+
+static_assert(sizeof(mgw_str) == 16 && offsetof(mgw_str, len) == 8);
+static_assert(sizeof(mgw_status) == 4 && sizeof(mgw_plugin_kind) == 4 && sizeof(mgw_log_level) == 4);
+static_assert(sizeof(mgw_text_sink) == 16);
+
+static_assert(offsetof(mgw_host_api, struct_size) == 0);
+static_assert(offsetof(mgw_host_api, abi_major) == 4 && offsetof(mgw_host_api, abi_minor) == 6);
+static_assert(offsetof(mgw_host_api, host_data) == 8);
+static_assert(offsetof(mgw_host_api, callback_log_enabled) == 16);
+static_assert(offsetof(mgw_host_api, callback_monotonic_ns) == 40 && sizeof(mgw_host_api) == 48);
+
+static_assert(offsetof(mgw_plugin_descriptor, abi_major) == 4 && offsetof(mgw_plugin_descriptor, kind) == 8);
+static_assert(offsetof(mgw_plugin_descriptor, name) == 16 && offsetof(mgw_plugin_descriptor, hooks) == 32);
+static_assert(sizeof(mgw_plugin_descriptor) == 40);
+
+static_assert(sizeof(mgw_call_context) == 72 && offsetof(mgw_call_context, stream) == 64);
+static_assert(sizeof(mgw_request_sink) == 40);
+static_assert(sizeof(mgw_usage) == 24);
+static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_after_ms) == 64);
+static_assert(sizeof(mgw_response_sink) == 40);
+static_assert(sizeof(mgw_provider_hooks) == 72 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
+
+static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 56);
+static_assert(sizeof(mgw_pii_sink) == 32 && sizeof(mgw_pii_hooks) == 48);
+
+static_assert(sizeof(mgw_tenant_record) == 40);
+static_assert(sizeof(mgw_api_key_record) == 104 && offsetof(mgw_api_key_record, revoked_unix_ms) == 96);
+static_assert(sizeof(mgw_usage_record) == 168 && offsetof(mgw_usage_record, created_unix_ms) == 160);
+static_assert(sizeof(mgw_usage_query) == 56);
+static_assert(sizeof(mgw_row_sink) == 32);
+static_assert(sizeof(mgw_storage_hooks) == 96 && offsetof(mgw_storage_hooks, on_usage_query) == 88);
+
+TEST(AbiLayout, VersionIsOnePointZero) {
+  EXPECT_EQ(MGW_ABI_MAJOR, 1);
+  EXPECT_EQ(MGW_ABI_MINOR, 0);
+  EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
+}
+
+TEST(AbiLayout, HasFieldSeesOnlyWhatStructSizeCovers) {
+  mgw_error_info e{};
+  e.struct_size = offsetof(mgw_error_info, retryable);  // as written by an older peer
+  EXPECT_TRUE(MGW_HAS_FIELD(&e, mgw_error_info, param));
+  EXPECT_FALSE(MGW_HAS_FIELD(&e, mgw_error_info, retry_after_ms));
+}

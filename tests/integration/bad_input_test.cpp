@@ -1,0 +1,117 @@
+// Requests the gateway must refuse, each with its exact status, code and param,
+// and without harm to the process.
+#include "harness/checks.h"
+#include "harness/stack.h"
+
+namespace it {
+namespace {
+
+class BadInputTest : public SharedStackTest<BadInputTest> {
+ protected:
+  static HttpResponse send(const std::string& body) { return post_chat(port(), key(), body); }
+  static std::string with_messages(const std::string& messages_json) {
+    return R"({"model":"gpt-4o-mini","messages":)" + messages_json + "}";
+  }
+};
+
+const std::optional<std::string> kNoParam;
+
+TEST_F(BadInputTest, MalformedJson) {
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[)"), 400, "invalid_request_error",
+                         "invalid_json", kNoParam));
+  EXPECT_TRUE(IsApiError(send("not json at all"), 400, "invalid_request_error", "invalid_json", kNoParam));
+}
+
+TEST_F(BadInputTest, EmptyBody) {
+  EXPECT_TRUE(IsApiError(send(""), 400, "invalid_request_error", "invalid_json", kNoParam));
+  EXPECT_TRUE(IsApiError(send("  \r\n "), 400, "invalid_request_error", "invalid_json", kNoParam));
+}
+
+TEST_F(BadInputTest, JsonArrayBody) {
+  EXPECT_TRUE(IsApiError(send(R"([{"model":"gpt-4o-mini"}])"), 400, "invalid_request_error", "invalid_json",
+                         kNoParam));
+}
+
+TEST_F(BadInputTest, ModelMissingOrNotAString) {
+  EXPECT_TRUE(IsApiError(send(R"({"messages":[{"role":"user","content":"hi"}]})"), 400, "invalid_request_error",
+                         "missing_required_field", "model"));
+  EXPECT_TRUE(IsApiError(send(R"({"model":42,"messages":[{"role":"user","content":"hi"}]})"), 400,
+                         "invalid_request_error", "invalid_parameter", "model"));
+}
+
+TEST_F(BadInputTest, MessagesMissingStringOrEmpty) {
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini"})"), 400, "invalid_request_error", "missing_required_field",
+                         "messages"));
+  EXPECT_TRUE(IsApiError(send(with_messages(R"("hello")")), 400, "invalid_request_error", "invalid_parameter",
+                         "messages"));
+  EXPECT_TRUE(IsApiError(send(with_messages("[]")), 400, "invalid_request_error", "invalid_parameter", "messages"));
+}
+
+TEST_F(BadInputTest, MessageWithoutRoleOrWithUnknownRole) {
+  EXPECT_TRUE(IsApiError(send(with_messages(R"([{"content":"hi"}])")), 400, "invalid_request_error",
+                         "missing_required_field", "messages[0].role"));
+  EXPECT_TRUE(IsApiError(send(with_messages(R"([{"role":"user","content":"a"},{"role":"wizard","content":"b"}])")),
+                         400, "invalid_request_error", "invalid_parameter", "messages[1].role"));
+}
+
+TEST_F(BadInputTest, StreamNotABoolean) {
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":"yes"})"),
+                         400, "invalid_request_error", "invalid_parameter", "stream"));
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":1})"),
+                         400, "invalid_request_error", "invalid_parameter", "stream"));
+}
+
+TEST_F(BadInputTest, NestingHundredDeep) {
+  const std::string deep = std::string(100, '[') + std::string(100, ']');
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"x":)" + deep +
+                              "}"),
+                         400, "invalid_request_error", "invalid_json", kNoParam));
+}
+
+TEST_F(BadInputTest, BodyOverMaxBodyBytesIs413) {
+  // max_body_bytes is 65536: a valid request just over it.
+  const std::string filler(65536, 'a');
+  const auto r = send(chat_body("gpt-4o-mini", filler));
+  EXPECT_TRUE(IsApiError(r, 413, "invalid_request_error", "request_too_large", kNoParam));
+}
+
+TEST_F(BadInputTest, UnknownAliasIs404ModelNotFound) {
+  EXPECT_TRUE(IsApiError(send(chat_body("no-such-model", "hi")), 404, "invalid_request_error", "model_not_found",
+                         "model"));
+}
+
+TEST_F(BadInputTest, AutoIs422ModelNotAvailable) {
+  EXPECT_TRUE(IsApiError(send(chat_body("auto", "hi")), 422, "invalid_request_error", "model_not_available", "model"));
+}
+
+TEST_F(BadInputTest, UnknownPathIs404NotFound) {
+  EXPECT_TRUE(IsApiError(http_get(port(), "/v1/nope", key()), 404, "invalid_request_error", "not_found", kNoParam));
+  HttpRequest post;
+  post.path = "/v2/chat/completions";
+  post.body = chat_body("gpt-4o-mini", "hi");
+  EXPECT_TRUE(IsApiError(http_call(port(), post), 404, "invalid_request_error", "not_found", kNoParam));
+}
+
+TEST_F(BadInputTest, GetOnChatIs405WithAllowPost) {
+  const auto r = http_get(port(), "/v1/chat/completions", key());
+  EXPECT_TRUE(IsApiError(r, 405, "invalid_request_error", "method_not_allowed", kNoParam));
+  EXPECT_EQ(r.header("allow"), "POST");
+}
+
+TEST_F(BadInputTest, InvalidUtf8InAStringIs400) {
+  const std::string body = std::string(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"bad )") +
+                           "\xff\xfe\xc3" + R"("}]})";
+  EXPECT_TRUE(IsApiError(send(body), 400, "invalid_request_error", "invalid_json", kNoParam));
+}
+
+// Runs last: everything above must have left the process serving.
+TEST_F(BadInputTest, ZzStillAliveAndHealthy) {
+  send(std::string(60000, '['));
+  send(std::string(R"({"model":")") + "\xc0\xaf" + R"(","messages":[]})");
+  EXPECT_TRUE(stack().gateway->running());
+  EXPECT_EQ(http_get(port(), "/healthz").status, 200);
+  EXPECT_EQ(send(chat_body("gpt-4o-mini", "alive")).status, 200);
+}
+
+}  // namespace
+}  // namespace it

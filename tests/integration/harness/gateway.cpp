@@ -1,0 +1,207 @@
+#include "harness/gateway.h"
+
+#include "harness/http_client.h"
+
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace it {
+
+using namespace std::chrono_literals;
+
+std::vector<CatalogEntry> standard_catalog() {
+  return {
+      {"gpt-4o-mini", "openai", "gpt-4o-mini"},
+      {"house-chat", "openai", "gpt-4o-mini"},  // an alias unlike its upstream model
+      {"slow-stream", "openai", "gpt-4o-mini+chunk_delay_ms=300+words=3"},
+      {"long-stream", "openai", "gpt-4o-mini+chunk_delay_ms=250+words=6"},
+      {"rate-limited", "openai", "gpt-4o-mini+status=429+retry_after=7"},
+      {"err-500", "openai", "gpt-4o-mini+status=500"},
+      {"err-503", "openai", "gpt-4o-mini+status=503"},
+      {"err-401", "openai", "gpt-4o-mini+status=401"},
+      {"slow-first-byte", "openai", "gpt-4o-mini+delay_ms=3000"},
+      {"cut-2", "openai", "gpt-4o-mini+cut_after=2"},
+      {"split", "openai", "gpt-4o-mini+split"},
+      {"html", "openai", "gpt-4o-mini+html"},
+      {"garbage", "openai", "gpt-4o-mini+garbage"},
+      {"error200", "openai", "gpt-4o-mini+error200"},
+      {"quota", "openai", "gpt-4o-mini+quota"},
+      {"context", "openai", "gpt-4o-mini+context"},
+      {"no-usage", "openai", "gpt-4o-mini+no_usage"},
+      {"unreachable", "dead", "gpt-4o-mini"},
+  };
+}
+
+int free_port() {
+  Poco::Net::ServerSocket socket;
+  socket.bind(Poco::Net::SocketAddress("127.0.0.1", 0), true);
+  const int port = socket.address().port();
+  socket.close();
+  return port;
+}
+
+Env gateway_env() { return Env{{"FAKE_KEY", kProviderKey}}; }
+
+namespace {
+
+std::string make_temp_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "modelgw-it-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+std::string render_config(const GatewayOptions& o, const std::string& dir, int port, int dead_port) {
+  std::ostringstream y;
+  y << "server:\n"
+    << "  listen: \"127.0.0.1:" << port << "\"\n"
+    << "  max_body_bytes: " << o.max_body_bytes << "\n"
+    << "storage:\n"
+    << "  plugin: sqlite\n"
+    << "  options:\n"
+    << "    path: \"" << dir << "/modelgw.db\"\n"
+    << "plugins:\n"
+    << "  dir: \"" << MODELGW_PLUGIN_DIR << "\"\n"
+    << "auth:\n"
+    << "  key_cache_ttl_ms: " << o.key_cache_ttl_ms << "\n"
+    << "usage:\n"
+    << "  flush_interval_ms: " << o.flush_interval_ms << "\n"
+    << "logging:\n"
+    << "  level: info\n"
+    << "providers:\n"
+    << "  openai:\n"
+    << "    plugin: openai\n"
+    << "    base_url: \"http://127.0.0.1:" << o.upstream_port << "/v1\"\n"
+    << "    api_key: \"${FAKE_KEY}\"\n"
+    << "    timeout_ms: " << o.timeout_ms << "\n"
+    << "  dead:\n"
+    << "    plugin: openai\n"
+    << "    base_url: \"http://127.0.0.1:" << dead_port << "/v1\"\n"
+    << "    api_key: \"${FAKE_KEY}\"\n"
+    << "    timeout_ms: " << o.timeout_ms << "\n"
+    << "    connect_timeout_ms: 1000\n"
+    << "catalog:\n";
+  for (const auto& e : o.catalog) {
+    y << "  " << e.alias << ": { provider: " << e.provider << ", model: \"" << e.model
+      << "\", context_window: 128000 }\n";
+  }
+  return y.str();
+}
+
+}  // namespace
+
+Gateway::Gateway(GatewayOptions options) : options_(std::move(options)) {
+  dir_ = make_temp_dir();
+  config_path_ = dir_ + "/modelgw.yaml";
+  port_ = free_port();
+  dead_port_ = free_port();
+  write_config(render_config(options_, dir_, port_, dead_port_));
+}
+
+Gateway::~Gateway() {
+  serve_.reset();  // SIGTERM, then SIGKILL after a bound; always reaped
+  if (std::getenv("MODELGW_IT_KEEP") != nullptr) {
+    std::cerr << "[gateway] kept " << dir_ << "\n";
+    return;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+void Gateway::write_config(const std::string& text) const {
+  std::ofstream out(config_path_, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + config_path_);
+}
+
+std::string Gateway::config_text() const {
+  std::ifstream in(config_path_, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RunResult Gateway::cli(std::vector<std::string> args) const {
+  args.push_back("--config");
+  args.push_back(config_path_);
+  return run_to_exit(MODELGW_BIN, args, gateway_env(), 30s);
+}
+
+void Gateway::create_tenant(const std::string& name) const {
+  auto r = cli({"tenants", "create", name});
+  if (r.exit_code != 0) {
+    throw std::runtime_error("tenants create " + name + " exited " + std::to_string(r.exit_code) + ": " + r.err);
+  }
+}
+
+Gateway::Key Gateway::create_key(const std::string& tenant, const std::string& scopes) const {
+  std::vector<std::string> args{"keys", "create", "--tenant", tenant};
+  if (!scopes.empty()) {
+    args.push_back("--scopes");
+    args.push_back(scopes);
+  }
+  auto r = cli(args);
+  if (r.exit_code != 0) {
+    throw std::runtime_error("keys create exited " + std::to_string(r.exit_code) + ": " + r.err);
+  }
+  Key key;
+  key.key = r.out.substr(0, r.out.find('\n'));
+  // stderr: "key id N for tenant T, scopes: ..."
+  const auto at = r.err.find("key id ");
+  if (at == std::string::npos) throw std::runtime_error("keys create did not report the key id: " + r.err);
+  key.id = std::stoll(r.err.substr(at + 7));
+  return key;
+}
+
+void Gateway::start() {
+  if (serve_) throw std::logic_error("gateway already started");
+  serve_ = std::make_unique<ChildProcess>(MODELGW_BIN,
+                                          std::vector<std::string>{"serve", "--config", config_path_},
+                                          gateway_env(), log_path());
+  const std::string ready = "modelgw listening on http://127.0.0.1:" + std::to_string(port_);
+  if (!serve_->stderr_drain().wait_for(ready, 30s)) {
+    const std::string log = serve_->err();
+    serve_->stop(2s);
+    throw std::runtime_error("modelgw serve did not report '" + ready + "'; stderr:\n" + log);
+  }
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    try {
+      if (http_get(port_, "/healthz").status == 200) return;
+    } catch (const std::exception&) {
+      // not accepting yet
+    }
+    if (serve_->try_wait()) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  const std::string log = serve_->err();
+  serve_->stop(2s);
+  throw std::runtime_error("modelgw /healthz never answered 200; stderr:\n" + log);
+}
+
+bool Gateway::running() { return serve_ && !serve_->try_wait(); }
+
+void Gateway::send_signal(int sig) const {
+  if (serve_) serve_->send_signal(sig);
+}
+
+std::optional<int> Gateway::wait_exit(std::chrono::milliseconds timeout) {
+  if (!serve_) return std::nullopt;
+  return serve_->wait_exit(timeout);
+}
+
+int Gateway::stop(std::chrono::milliseconds grace) { return serve_ ? serve_->stop(grace) : -1; }
+
+std::string Gateway::log() const { return serve_ ? serve_->err() : std::string(); }
+
+bool Gateway::wait_log(const std::string& needle, std::chrono::milliseconds timeout) const {
+  return serve_ && serve_->stderr_drain().wait_for(needle, timeout);
+}
+
+}  // namespace it

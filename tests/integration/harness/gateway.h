@@ -1,0 +1,90 @@
+// One modelgw instance for a test: a fresh temp dir holding its config, its
+// SQLite file and its stderr log; tenants and keys made with the real CLI;
+// `serve` started and waited for (bounded), stopped and reaped on destruction.
+#pragma once
+
+#include "harness/process.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace it {
+
+// The provider key the fake upstream demands; the gateway gets it through
+// ${FAKE_KEY}. Long enough for the gateway's redactor to look for pieces of it.
+inline constexpr const char* kProviderKey = "sk-itprov-7Hq2Lm9Xw4Rt8Vb3Np6KdZ5s";
+
+struct CatalogEntry {
+  std::string alias;
+  std::string provider;  // "openai" (the fake) or "dead" (a closed port)
+  std::string model;
+};
+
+// Aliases for the plain model and for each fault of the fake upstream.
+std::vector<CatalogEntry> standard_catalog();
+
+struct GatewayOptions {
+  int upstream_port = 0;  // the fake upstream
+  std::size_t max_body_bytes = 65536;
+  int flush_interval_ms = 50;
+  int key_cache_ttl_ms = 100;
+  int timeout_ms = 1500;
+  std::vector<CatalogEntry> catalog = standard_catalog();
+};
+
+// A port that was free a moment ago (bound to 0, read, closed).
+int free_port();
+
+class Gateway {
+ public:
+  explicit Gateway(GatewayOptions options);
+  ~Gateway();
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  const std::string& config_path() const { return config_path_; }
+  std::string db_path() const { return dir_ + "/modelgw.db"; }
+  std::string log_path() const { return dir_ + "/gateway.stderr.log"; }
+  int port() const { return port_; }
+  int dead_port() const { return dead_port_; }
+
+  // Replaces the config file (for CLI tests of bad configs).
+  void write_config(const std::string& text) const;
+  std::string config_text() const;
+  // modelgw <args...> --config <this config>, run to exit.
+  RunResult cli(std::vector<std::string> args) const;
+
+  void create_tenant(const std::string& name) const;  // throws on failure
+  struct Key {
+    std::string key;
+    std::int64_t id = 0;
+  };
+  Key create_key(const std::string& tenant, const std::string& scopes = {}) const;
+
+  // modelgw serve; returns once it logged "listening" and /healthz said 200.
+  void start();
+  bool running();
+  void send_signal(int sig) const;
+  std::optional<int> wait_exit(std::chrono::milliseconds timeout);
+  int stop(std::chrono::milliseconds grace = std::chrono::seconds(15));
+
+  // Everything serve wrote to stderr so far.
+  std::string log() const;
+  bool wait_log(const std::string& needle, std::chrono::milliseconds timeout) const;
+
+ private:
+  GatewayOptions options_;
+  std::string dir_;
+  std::string config_path_;
+  int port_ = 0;
+  int dead_port_ = 0;
+  std::unique_ptr<ChildProcess> serve_;
+};
+
+Env gateway_env();
+
+}  // namespace it

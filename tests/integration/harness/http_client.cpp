@@ -1,0 +1,193 @@
+#include "harness/http_client.h"
+
+#include <Poco/Exception.h>
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
+
+#include <algorithm>
+#include <cctype>
+#include <istream>
+#include <sstream>
+
+namespace it {
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string find_header(const Headers& headers, const std::string& name) {
+  const std::string want = lower(name);
+  for (const auto& [n, v] : headers) {
+    if (n == want) return v;
+  }
+  return {};
+}
+
+Headers collect_headers(const Poco::Net::HTTPResponse& response) {
+  Headers out;
+  for (const auto& [name, value] : response) out.emplace_back(lower(name), value);
+  return out;
+}
+
+std::unique_ptr<Poco::Net::HTTPClientSession> open_session(int port, std::chrono::milliseconds timeout) {
+  auto session = std::make_unique<Poco::Net::HTTPClientSession>("127.0.0.1", static_cast<Poco::UInt16>(port));
+  session->setTimeout(Poco::Timespan(static_cast<Poco::Timespan::TimeDiff>(timeout.count()) * 1000));
+  session->setKeepAlive(false);
+  return session;
+}
+
+void send(Poco::Net::HTTPClientSession& session, const HttpRequest& request) {
+  Poco::Net::HTTPRequest req(request.method, request.path, Poco::Net::HTTPMessage::HTTP_1_1);
+  req.setHost("127.0.0.1");
+  for (const auto& [name, value] : request.headers) req.set(name, value);
+  const bool has_body = request.method == "POST" || request.method == "PUT" || !request.body.empty();
+  if (has_body) {
+    if (request.json_content_type) req.setContentType("application/json");
+    req.setContentLength(static_cast<std::streamsize>(request.body.size()));
+  }
+  std::ostream& out = session.sendRequest(req);
+  if (has_body) out.write(request.body.data(), static_cast<std::streamsize>(request.body.size()));
+  out.flush();
+}
+
+}  // namespace
+
+std::string HttpResponse::header(const std::string& name) const { return find_header(headers, name); }
+
+bool HttpResponse::has_header(const std::string& name) const {
+  const std::string want = lower(name);
+  return std::any_of(headers.begin(), headers.end(), [&](const auto& h) { return h.first == want; });
+}
+
+nlohmann::json HttpResponse::json() const { return nlohmann::json::parse(body, nullptr, false); }
+
+HttpResponse http_call(int port, const HttpRequest& request) {
+  auto session = open_session(port, request.timeout);
+  send(*session, request);
+  Poco::Net::HTTPResponse response;
+  std::istream& in = session->receiveResponse(response);
+  HttpResponse out;
+  out.status = static_cast<int>(response.getStatus());
+  out.headers = collect_headers(response);
+  std::ostringstream body;
+  Poco::StreamCopier::copyStream(in, body);
+  out.body = body.str();
+  return out;
+}
+
+HttpResponse http_get(int port, const std::string& path, const std::string& api_key) {
+  HttpRequest req;
+  req.method = "GET";
+  req.path = path;
+  req.json_content_type = false;
+  if (!api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + api_key);
+  return http_call(port, req);
+}
+
+HttpResponse post_chat(int port, const std::string& api_key, const std::string& body) {
+  HttpRequest req;
+  req.body = body;
+  if (!api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + api_key);
+  return http_call(port, req);
+}
+
+SseStream::SseStream(int port, const std::string& api_key, const std::string& body,
+                     std::chrono::milliseconds read_timeout) {
+  session_ = open_session(port, read_timeout);
+  HttpRequest req;
+  req.body = body;
+  if (!api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + api_key);
+  req.headers.emplace_back("Accept", "text/event-stream");
+  sent_ = std::chrono::steady_clock::now();
+  send(*session_, req);
+  response_ = std::make_unique<Poco::Net::HTTPResponse>();
+  in_ = &session_->receiveResponse(*response_);
+  status_ = static_cast<int>(response_->getStatus());
+  headers_ = collect_headers(*response_);
+}
+
+SseStream::~SseStream() = default;
+
+std::string SseStream::header(const std::string& name) const { return find_header(headers_, name); }
+
+std::optional<SseEvent> SseStream::next() {
+  if (ended_) return std::nullopt;
+  std::string line;
+  std::string data;
+  bool has_data = false;
+  try {
+    while (true) {
+      const int c = in_->get();
+      if (c == std::char_traits<char>::eof()) {
+        ended_ = true;
+        if (in_->bad()) {
+          error_ = "reading the stream failed (timeout or connection reset)";
+        } else if (!line.empty() || has_data) {
+          error_ = "the stream ended inside an event";
+        }
+        return std::nullopt;
+      }
+      if (c != '\n') {
+        line.push_back(static_cast<char>(c));
+        continue;
+      }
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.empty()) {
+        if (has_data) {
+          return SseEvent{data, std::chrono::duration_cast<std::chrono::microseconds>(
+                                    std::chrono::steady_clock::now() - sent_)};
+        }
+      } else if (line.rfind("data:", 0) == 0) {
+        std::string value = line.substr(5);
+        if (!value.empty() && value.front() == ' ') value.erase(0, 1);
+        if (has_data) data.push_back('\n');
+        data += value;
+        has_data = true;
+      }  // comments and other fields are ignored
+      line.clear();
+    }
+  } catch (const Poco::Exception& e) {
+    error_ = e.displayText();
+  } catch (const std::exception& e) {
+    error_ = e.what();
+  }
+  ended_ = true;
+  return std::nullopt;
+}
+
+std::string SseStream::rest() {
+  std::ostringstream body;
+  try {
+    Poco::StreamCopier::copyStream(*in_, body);
+  } catch (const Poco::Exception& e) {
+    error_ = e.displayText();
+  }
+  ended_ = true;
+  return body.str();
+}
+
+std::string SseResult::header(const std::string& name) const { return find_header(headers, name); }
+
+SseResult stream_chat(int port, const std::string& api_key, const std::string& body, std::size_t max_events) {
+  SseStream stream(port, api_key, body);
+  SseResult result;
+  result.status = stream.status();
+  result.headers = stream.headers();
+  if (stream.header("content-type").rfind("text/event-stream", 0) != 0) {
+    result.body = stream.rest();
+    return result;
+  }
+  while (result.events.size() < max_events) {
+    auto event = stream.next();
+    if (!event) break;
+    result.events.push_back(std::move(*event));
+  }
+  result.error = stream.error();
+  return result;
+}
+
+}  // namespace it

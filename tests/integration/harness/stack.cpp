@@ -1,0 +1,16 @@
+#include "harness/stack.h"
+
+namespace it {
+
+std::unique_ptr<Stack> start_stack(GatewayOptions options) {
+  auto stack = std::make_unique<Stack>();
+  stack->fake = std::make_unique<FakeUpstream>(kProviderKey);
+  options.upstream_port = stack->fake->port();
+  stack->gateway = std::make_unique<Gateway>(std::move(options));
+  stack->gateway->create_tenant("acme");
+  stack->key = stack->gateway->create_key("acme");
+  stack->gateway->start();
+  return stack;
+}
+
+}  // namespace it

@@ -1,0 +1,107 @@
+// No exception crosses the C boundary, and one provider serves many threads.
+#include "plugin_harness.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+namespace openai_test {
+namespace {
+
+// A response sink whose `throwing` callback throws, as a buggy host might;
+// the plugin must turn that into MGW_INTERNAL and a 500, never unwind into C.
+struct ThrowingRecorder : Recorder {
+  explicit ThrowingRecorder(std::string_view throwing) {
+    if (throwing == "body") {
+      sink.callback_body = [](void*, mgw_str) { throw std::runtime_error("host failed"); };
+    } else if (throwing == "chunk") {
+      sink.callback_chunk = [](void*, mgw_str) { throw std::runtime_error("host failed"); };
+    }
+  }
+};
+
+TEST(Robustness, AThrowingBodySinkBecomesAnInternalError) {
+  Provider p;
+  ThrowingRecorder out("body");
+  EXPECT_EQ(p.parse(CallContext{}, 200, fixture("chat_completion.json"), out), MGW_INTERNAL);
+  ASSERT_TRUE(out.rec.error.has_value());
+  EXPECT_EQ(out.rec.error->http_status, 500);
+  EXPECT_EQ(out.rec.error->code, "internal_error");
+  const auto logs = p.host().logs();
+  ASSERT_FALSE(logs.empty());
+  EXPECT_NE(logs.back().second.find("on_parse_response"), std::string::npos);
+  EXPECT_EQ(logs.back().second.find("host failed"), std::string::npos);  // exception text may carry data
+}
+
+TEST(Robustness, AThrowingRequestSinkBecomesAnInternalError) {
+  Provider p;
+  RequestRecorder req;
+  req.sink.callback_body = [](void*, mgw_str) { throw std::bad_alloc(); };
+  Recorder err;
+  EXPECT_EQ(p.build(CallContext{}, R"({"model":"a","messages":[]})", req, err), MGW_INTERNAL);
+  ASSERT_TRUE(err.rec.error.has_value());
+  EXPECT_EQ(err.rec.error->http_status, 500);
+  EXPECT_EQ(err.rec.error->code, "internal_error");
+}
+
+TEST(Robustness, AThrowingChunkSinkFailsTheStreamOnce) {
+  Provider p;
+  ThrowingRecorder out("chunk");
+  Stream s(p, stream_call());
+  EXPECT_EQ(s.feed(fixture("stream_basic.sse"), out), MGW_INTERNAL);
+  EXPECT_EQ(s.feed(fixture("stream_basic.sse"), out), MGW_OK);
+  EXPECT_EQ(s.end(out), MGW_OK);
+  EXPECT_EQ(out.events, std::vector<std::string>{"error"});  // one 500, nothing after it
+  ASSERT_TRUE(out.rec.error.has_value());
+  EXPECT_EQ(out.rec.error->http_status, 500);
+  EXPECT_EQ(out.rec.error->code, "internal_error");
+}
+
+TEST(Robustness, NullArgumentsAreRefusedNotDereferenced) {
+  const mgw_provider_hooks& h = hooks();
+  Recorder out;
+  mgw_call_context call = CallContext{}.get();
+  EXPECT_EQ(h.on_parse_response(nullptr, &call, 200, nullptr, 0, mgw_str{}, &out.sink), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h.on_provider_new(nullptr, mgw_str{}, nullptr, nullptr), MGW_INVALID_ARGUMENT);
+  mgw_provider_stream* s = nullptr;
+  EXPECT_EQ(h.on_stream_new(nullptr, &call, &s), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(s, nullptr);
+}
+
+TEST(Robustness, OneProviderServesManyThreadsAtOnce) {
+  Provider p;
+  const std::string completion = fixture("chat_completion.json");
+  const std::string transcript = fixture("stream_basic.sse");
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 100; ++i) {
+        CallContext call;
+        call.alias = "alias-" + std::to_string(t);
+        RequestRecorder req;
+        Recorder err;
+        if (p.build(call, R"({"model":"x","messages":[]})", req, err) != MGW_OK ||
+            Json::parse(req.body)["model"] != "test-model") {
+          ++failures;
+        }
+        Recorder res;
+        p.parse(call, 200, completion, res);
+        if (Json::parse(res.rec.body)["model"] != call.alias) ++failures;
+        Recorder chunks;
+        call.stream = true;
+        Stream s(p, call);
+        s.feed(transcript, chunks);
+        s.end(chunks);
+        if (chunks.rec.chunks.size() != 6 || Json::parse(chunks.rec.chunks[0])["model"] != call.alias) ++failures;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+}  // namespace
+}  // namespace openai_test

@@ -1,0 +1,116 @@
+// Schema versions: fresh files, reopening, newer files, failed steps, WAL.
+#include "test_support.h"
+
+namespace sqlite_test {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+
+constexpr int64_t kCurrentVersion = 1;
+
+class MigrationsTest : public StorageTest {};
+
+TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
+  { Storage storage(db_path()); }
+  RawDb raw(db_path());
+  EXPECT_EQ(raw.integer("PRAGMA user_version"), kCurrentVersion);
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('tenants') ORDER BY cid"),
+              ElementsAre("id", "name", "created_unix_ms"));
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('api_keys') ORDER BY cid"),
+              ElementsAre("id", "tenant_id", "key_hash", "display_prefix", "scopes", "created_unix_ms",
+                          "revoked_unix_ms"));
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
+              ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
+                          "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
+                          "latency_us", "ttft_us", "streamed", "created_unix_ms"));
+  // request_id and (tenant_id, created_unix_ms) are indexed.
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_request_id')"),
+            "request_id");
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_tenant_created')"),
+            "tenant_id,created_unix_ms");
+  // The key hash is unique, and api_keys.tenant_id references tenants.
+  EXPECT_EQ(raw.text("SELECT \"table\" || '.' || \"to\" FROM pragma_foreign_key_list('api_keys')"),
+            "tenants.id");
+  EXPECT_EQ(
+      raw.integer("SELECT count(*) FROM pragma_index_list('api_keys') WHERE \"unique\" = 1 AND origin = 'u'"),
+      1);
+}
+
+TEST_F(MigrationsTest, FreshFileLogsTheMigrationOnce) {
+  // The host is shared by every test in this program, so count new lines only.
+  auto count = [] {
+    int n = 0;
+    for (const auto& [level, line] : host().logs())
+      n += level == MGW_LOG_INFO && line.find("applied schema migration 1 ") != std::string::npos;
+    return n;
+  };
+  const int before = count();
+  { Storage storage(db_path()); }
+  EXPECT_EQ(count(), before + 1);
+  { Storage storage(db_path()); }
+  EXPECT_EQ(count(), before + 1) << "reopening must not migrate again";
+}
+
+TEST_F(MigrationsTest, ReopeningIsANoOp) {
+  int64_t id = 0;
+  {
+    Storage storage(db_path());
+    id = create_tenant(storage.get(), "acme");
+  }
+  std::string schema_before;
+  {
+    RawDb raw(db_path());
+    schema_before = raw.text("SELECT group_concat(sql, ';') FROM sqlite_master");
+  }
+  // If a step ran again, its CREATE TABLE would fail and so would the open.
+  Storage storage(db_path());
+  RawDb raw(db_path());
+  EXPECT_EQ(raw.integer("PRAGMA user_version"), kCurrentVersion);
+  EXPECT_EQ(raw.text("SELECT group_concat(sql, ';') FROM sqlite_master"), schema_before);
+  RowRecorder rows;
+  EXPECT_EQ(h().on_tenant_find(storage.get(), mgw::str("acme"), &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.tenants.size(), 1u);
+  EXPECT_EQ(rows.tenants[0].id, id);
+}
+
+TEST_F(MigrationsTest, NewerDatabaseIsRefusedNamingBothVersions) {
+  {
+    RawDb raw(db_path());
+    raw.exec("PRAGMA user_version = 99");
+  }
+  auto result = open_storage(config_for(db_path()));
+  EXPECT_EQ(result.status, MGW_UNSUPPORTED);
+  EXPECT_EQ(result.storage, nullptr);
+  EXPECT_THAT(result.error, HasSubstr("schema version 99"));
+  EXPECT_THAT(result.error, HasSubstr("supports (" + std::to_string(kCurrentVersion) + ")"));
+  RawDb raw(db_path());
+  EXPECT_EQ(raw.integer("PRAGMA user_version"), 99) << "a refused database must be left alone";
+}
+
+TEST_F(MigrationsTest, FailedStepRollsBackCompletely) {
+  {
+    // A table in the way of migration 1's last CREATE TABLE.
+    RawDb raw(db_path());
+    raw.exec("CREATE TABLE usage_records (x INTEGER)");
+  }
+  auto result = open_storage(config_for(db_path()));
+  EXPECT_EQ(result.status, MGW_INTERNAL);
+  EXPECT_EQ(result.storage, nullptr);
+  EXPECT_THAT(result.error, HasSubstr("usage_records already exists"));
+  RawDb raw(db_path());
+  EXPECT_EQ(raw.integer("PRAGMA user_version"), 0);
+  EXPECT_EQ(raw.integer("SELECT count(*) FROM sqlite_master WHERE name IN ('tenants', 'api_keys')"), 0)
+      << "tables created before the failure must be rolled back";
+}
+
+TEST_F(MigrationsTest, FileIsInWalMode) {
+  Storage storage(db_path());
+  RawDb raw(db_path());
+  EXPECT_EQ(raw.text("PRAGMA journal_mode"), "wal");
+  EXPECT_TRUE(fs::exists(db_path().string() + "-wal"));
+}
+
+}  // namespace
+}  // namespace sqlite_test

@@ -1,0 +1,201 @@
+// Usage records: batch insert (all or none) and query filters, order, limit.
+#include "test_support.h"
+
+namespace sqlite_test {
+namespace {
+
+using ::testing::HasSubstr;
+
+class UsageTest : public StorageTest {
+ protected:
+  // Five records: tenants 1 and 2, created at 100, 200, ..., 500.
+  void insert_five() {
+    std::vector<Usage> rows;
+    for (int i = 1; i <= 5; ++i) {
+      Usage u;
+      u.request_id = "req_" + std::to_string(i);
+      u.tenant_id = i % 2 == 0 ? 2 : 1;
+      u.key_id = 10 + i;
+      u.created_unix_ms = 100 * i;
+      rows.push_back(u);
+    }
+    insert_usage(storage_.get(), rows);
+  }
+
+  // request_ids of what the query returns, in order.
+  std::vector<std::string> query(mgw_usage_query q, mgw_status expected = MGW_OK) {
+    q.struct_size = sizeof q;
+    RowRecorder rows;
+    mgw::testing::TextRecorder error;
+    EXPECT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, &error.sink), expected) << error.text;
+    std::vector<std::string> ids;
+    for (const auto& u : rows.usage) ids.push_back(u.request_id);
+    return ids;
+  }
+
+  Storage storage_{db_path()};
+};
+
+using Ids = std::vector<std::string>;
+
+TEST_F(UsageTest, EveryFieldRoundTrips) {
+  Usage u;
+  u.request_id = "req_full";
+  u.tenant_id = 7;
+  u.key_id = 70;
+  u.alias = "smart";
+  u.provider = "anthropic";
+  u.upstream_model = "claude-x";
+  u.prompt_tokens = 11;
+  u.completion_tokens = 22;
+  u.total_tokens = 33;
+  u.http_status = 429;
+  u.error_code = "rate_limited";
+  u.latency_us = 123456;
+  u.ttft_us = 4567;
+  u.streamed = 1;
+  u.created_unix_ms = 1700000000001;
+  insert_usage(storage_.get(), {u});
+  RowRecorder rows;
+  mgw_usage_query q{};
+  q.struct_size = sizeof q;
+  ASSERT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.usage.size(), 1u);
+  EXPECT_EQ(rows.usage[0], u);
+}
+
+TEST_F(UsageTest, NoFilterReturnsAllNewestFirst) {
+  insert_five();
+  EXPECT_EQ(query({}), (Ids{"req_5", "req_4", "req_3", "req_2", "req_1"}));
+}
+
+TEST_F(UsageTest, FilterByTenant) {
+  insert_five();
+  mgw_usage_query q{};
+  q.tenant_id = 2;
+  EXPECT_EQ(query(q), (Ids{"req_4", "req_2"}));
+}
+
+TEST_F(UsageTest, FilterByRequestId) {
+  insert_five();
+  mgw_usage_query q{};
+  q.request_id = mgw::str("req_3");
+  EXPECT_EQ(query(q), (Ids{"req_3"}));
+  q.request_id = mgw::str("req_9");
+  EXPECT_EQ(query(q), Ids{});
+}
+
+TEST_F(UsageTest, SinceIsInclusive) {
+  insert_five();
+  mgw_usage_query q{};
+  q.since_unix_ms = 300;
+  EXPECT_EQ(query(q), (Ids{"req_5", "req_4", "req_3"}));
+}
+
+TEST_F(UsageTest, UntilIsExclusive) {
+  insert_five();
+  mgw_usage_query q{};
+  q.until_unix_ms = 300;
+  EXPECT_EQ(query(q), (Ids{"req_2", "req_1"}));
+}
+
+TEST_F(UsageTest, FiltersCombine) {
+  insert_five();
+  mgw_usage_query q{};
+  q.tenant_id = 1;
+  q.since_unix_ms = 200;
+  q.until_unix_ms = 500;
+  EXPECT_EQ(query(q), (Ids{"req_3"}));
+}
+
+TEST_F(UsageTest, LimitKeepsTheNewest) {
+  insert_five();
+  mgw_usage_query q{};
+  q.limit = 2;
+  EXPECT_EQ(query(q), (Ids{"req_5", "req_4"}));
+}
+
+TEST_F(UsageTest, LimitDefaultsTo100AndIsCappedAt1000) {
+  std::vector<Usage> rows(1200);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].request_id = "req_" + std::to_string(i);
+    rows[i].created_unix_ms = static_cast<int64_t>(i) + 1;
+  }
+  insert_usage(storage_.get(), rows);
+  auto default_page = query({});
+  ASSERT_EQ(default_page.size(), 100u);
+  EXPECT_EQ(default_page.front(), "req_1199");
+  mgw_usage_query q{};
+  q.limit = 5000;
+  EXPECT_EQ(query(q).size(), 1000u);
+  q.limit = 1000;
+  EXPECT_EQ(query(q).size(), 1000u);
+  q.limit = 999;
+  EXPECT_EQ(query(q).size(), 999u);
+}
+
+TEST_F(UsageTest, NegativeLimitIsRefused) {
+  mgw_usage_query q{};
+  q.limit = -1;
+  query(q, MGW_INVALID_ARGUMENT);
+}
+
+TEST_F(UsageTest, BatchIsAllOrNone) {
+  {
+    // Make the database itself refuse the middle record of the batch.
+    RawDb raw(db_path());
+    raw.exec(
+        "CREATE TRIGGER refuse_boom BEFORE INSERT ON usage_records WHEN NEW.request_id = 'boom' "
+        "BEGIN SELECT RAISE(ABORT, 'boom refused'); END");
+  }
+  Usage a, boom, c;
+  a.request_id = "a";
+  boom.request_id = "boom";
+  c.request_id = "c";
+  std::vector<mgw_usage_record> records{a.record(), boom.record(), c.record()};
+  mgw::testing::TextRecorder error;
+  EXPECT_EQ(h().on_usage_insert(storage_.get(), records.data(), records.size(), &error.sink), MGW_INTERNAL);
+  EXPECT_THAT(error.text, HasSubstr("boom refused"));
+  EXPECT_EQ(query({}), Ids{}) << "the record before the failing one must be rolled back";
+  // The writer is usable again afterwards (the transaction was closed).
+  insert_usage(storage_.get(), {a, c});
+  EXPECT_EQ(query({}).size(), 2u);
+}
+
+TEST_F(UsageTest, EmptyBatchIsOk) {
+  EXPECT_EQ(h().on_usage_insert(storage_.get(), nullptr, 0, nullptr), MGW_OK);
+  EXPECT_EQ(query({}), Ids{});
+}
+
+TEST_F(UsageTest, RecordsUseTheHostsStride) {
+  // A host built against a newer minor version sends bigger records; the
+  // array's stride is their struct_size, not this plugin's sizeof.
+  struct Bigger {
+    mgw_usage_record base;
+    int64_t added_in_a_later_minor;
+  };
+  Usage first, second;
+  first.request_id = "first";
+  first.created_unix_ms = 1;
+  second.request_id = "second";
+  second.created_unix_ms = 2;
+  Bigger records[2] = {{first.record(), -1}, {second.record(), -1}};
+  for (auto& r : records) r.base.struct_size = sizeof(Bigger);
+  ASSERT_EQ(h().on_usage_insert(storage_.get(), &records[0].base, 2, nullptr), MGW_OK);
+  EXPECT_EQ(query({}), (Ids{"second", "first"}));
+}
+
+TEST_F(UsageTest, MismatchedStructSizesAreRefused) {
+  Usage u;
+  u.request_id = "x";
+  std::vector<mgw_usage_record> records{u.record(), u.record()};
+  records[1].struct_size = 8;
+  mgw::testing::TextRecorder error;
+  EXPECT_EQ(h().on_usage_insert(storage_.get(), records.data(), records.size(), &error.sink),
+            MGW_INVALID_ARGUMENT);
+  EXPECT_THAT(error.text, HasSubstr("records[1]"));
+  EXPECT_EQ(query({}), Ids{});
+}
+
+}  // namespace
+}  // namespace sqlite_test

@@ -1,0 +1,75 @@
+#include "chat/chat_request.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using modelgw::chat::ChatRequest;
+using modelgw::chat::parse_chat_request;
+using modelgw::http::ApiError;
+
+ApiError error_of(std::string_view body) {
+  auto r = parse_chat_request(body);
+  if (auto* e = std::get_if<ApiError>(&r)) return *e;
+  return ApiError{200, "none", "", ""};
+}
+
+void expect_error(std::string_view body, const std::string& code, const std::string& param) {
+  ApiError e = error_of(body);
+  EXPECT_EQ(e.status, 400) << body;
+  EXPECT_EQ(e.code, code) << body;
+  EXPECT_EQ(e.param, param) << body;
+  EXPECT_FALSE(e.message.empty());
+}
+
+TEST(ChatRequest, AcceptsAValidRequest) {
+  auto r = parse_chat_request(R"({"model":"m","messages":[{"role":"user","content":"hi"}],"stream":true})");
+  ASSERT_TRUE(std::holds_alternative<ChatRequest>(r));
+  EXPECT_EQ(std::get<ChatRequest>(r).model, "m");
+  EXPECT_TRUE(std::get<ChatRequest>(r).stream);
+  auto plain = parse_chat_request(
+      R"({"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[]},{"role":"user","content":[{"type":"text","text":"x"}]}]})");
+  ASSERT_TRUE(std::holds_alternative<ChatRequest>(plain));
+  EXPECT_FALSE(std::get<ChatRequest>(plain).stream);
+}
+
+TEST(ChatRequest, MalformedBodies) {
+  expect_error("", "invalid_json", "");
+  expect_error("   \n", "invalid_json", "");
+  expect_error("{", "invalid_json", "");
+  expect_error("[1,2]", "invalid_json", "");
+  expect_error("\"text\"", "invalid_json", "");
+  expect_error("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}", "invalid_json", "");
+  EXPECT_NE(error_of("{\"model\": }").message.find("byte"), std::string::npos);
+}
+
+TEST(ChatRequest, RequiredFieldsAndTypes) {
+  expect_error(R"({"messages":[]})", "missing_required_field", "model");
+  expect_error(R"({"model":null,"messages":[]})", "missing_required_field", "model");
+  expect_error(R"({"model":1,"messages":[]})", "invalid_parameter", "model");
+  expect_error(R"({"model":"m"})", "missing_required_field", "messages");
+  expect_error(R"({"model":"m","messages":"hi"})", "invalid_parameter", "messages");
+  expect_error(R"({"model":"m","messages":[]})", "invalid_parameter", "messages");
+  expect_error(R"({"model":"m","messages":[1]})", "invalid_parameter", "messages[0]");
+  expect_error(R"({"model":"m","messages":[{"content":"x"}]})", "missing_required_field", "messages[0].role");
+  expect_error(R"({"model":"m","messages":[{"role":"user"},{"role":"robot"}]})", "invalid_parameter",
+               "messages[1].role");
+  expect_error(R"({"model":"m","messages":[{"role":5}]})", "invalid_parameter", "messages[0].role");
+  expect_error(R"({"model":"m","messages":[{"role":"user","content":5}]})", "invalid_parameter",
+               "messages[0].content");
+  expect_error(R"({"model":"m","messages":[{"role":"user"}],"stream":"yes"})", "invalid_parameter", "stream");
+}
+
+TEST(ChatRequest, RefusesDeepNestingBeforeParsing) {
+  std::string deep = R"({"model":"m","messages":[{"role":"user","content":"x"}],"x":)";
+  for (int i = 0; i < 100000; ++i) deep += '[';
+  for (int i = 0; i < 100000; ++i) deep += ']';
+  deep += '}';
+  ApiError e = error_of(deep);
+  EXPECT_EQ(e.code, "invalid_json");
+  EXPECT_NE(e.message.find("deeper than 64"), std::string::npos);
+}
+
+}  // namespace
