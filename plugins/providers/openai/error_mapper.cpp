@@ -89,7 +89,7 @@ MappedError map_rejected(const ErrorContext& ctx, int32_t status, const BodyView
     if (e.param.empty()) e.param = "messages";
     return e;
   }
-  const bool unsupported = false;
+  const bool unsupported = b.vendor && is_unsupported_parameter(*b.vendor);
   e.http_status = unsupported ? 422 : 400;
   e.code = unsupported ? kUnsupportedParameter : kInvalidParameter;
   if (has_message(b)) {

@@ -85,7 +85,7 @@ bool read_extra_headers(const Json& cfg, ProviderConfig& out, std::string& error
       return false;
     }
     if (iequals(name, "Accept")) out.custom_accept = true;
-    set_header(out.headers, name, value.get<std::string>());
+    out.headers.push_back(HeaderLine{name, value.get<std::string>()});
   }
   return true;
 }
