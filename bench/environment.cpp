@@ -47,7 +47,9 @@ Environment::Environment(const EnvironmentOptions& o) : temp_("modelgw-bench-") 
   }
 }
 
-Environment::~Environment() { stop(); }
+Environment::~Environment() {
+  stop();
+}
 
 std::string Environment::gateway_log_tail(std::size_t lines) const {
   return tail_file(temp_.path() / "modelgw.log", lines);
@@ -74,7 +76,8 @@ void Environment::start_upstream(const EnvironmentOptions& o) {
   upstream_port_ = static_cast<std::uint16_t>(std::stoi(line->substr(prefix.size())));
   HttpConnection conn(upstream_port_, 2000);
   const int status = conn.exchange(build_request("GET", "/_fake/health", "", ""));
-  if (status != 200) throw std::runtime_error("fake_upstream /_fake/health answered " + std::to_string(status));
+  if (status != 200)
+    throw std::runtime_error("fake_upstream /_fake/health answered " + std::to_string(status));
 }
 
 void Environment::write_config(const EnvironmentOptions& o) {
@@ -106,7 +109,8 @@ void Environment::create_key(const EnvironmentOptions& o) {
     throw std::runtime_error("modelgw tenants create failed (exit " + std::to_string(tenant.exit_code) +
                              "): " + trim(tenant.err));
   }
-  auto key = run_command(o.modelgw_bin, {"keys", "create", "--tenant", "bench", "--config", config_path_}, 30s);
+  auto key =
+      run_command(o.modelgw_bin, {"keys", "create", "--tenant", "bench", "--config", config_path_}, 30s);
   gateway_key_ = trim(key.out);
   if (key.exit_code != 0 || gateway_key_.empty() || gateway_key_.find_first_of(" \n") != std::string::npos) {
     throw std::runtime_error("modelgw keys create failed (exit " + std::to_string(key.exit_code) +
@@ -123,8 +127,8 @@ void Environment::start_gateway(const EnvironmentOptions& o) {
   std::string last = "no answer";
   while (Clock::now() < deadline) {
     if (!gateway_->running()) {
-      throw std::runtime_error("modelgw serve exited during start-up (" + gateway_->stop(0ms) + "); its log:\n" +
-                               gateway_log_tail(20));
+      throw std::runtime_error("modelgw serve exited during start-up (" + gateway_->stop(0ms) +
+                               "); its log:\n" + gateway_log_tail(20));
     }
     try {
       HttpConnection conn(gateway_port_, 1000);

@@ -18,14 +18,18 @@ namespace {
 constexpr std::size_t kBufferSize = 64 * 1024;
 constexpr std::size_t kMaxBody = 64 * 1024 * 1024;
 
-std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+std::string errno_text(const char* what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
 
 }  // namespace
 
 HttpConnection::HttpConnection(std::uint16_t port, int timeout_ms)
     : port_(port), timeout_ms_(timeout_ms), buf_(kBufferSize) {}
 
-HttpConnection::~HttpConnection() { close(); }
+HttpConnection::~HttpConnection() {
+  close();
+}
 
 void HttpConnection::close() {
   if (fd_ >= 0) ::close(fd_);
@@ -131,7 +135,8 @@ int HttpConnection::exchange(std::string_view request) {
     }
     body_.reserve(static_cast<std::size_t>(want));
     while (true) {
-      const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(want - body_.size(), end_ - begin_));
+      const std::size_t take =
+          static_cast<std::size_t>(std::min<std::uint64_t>(want - body_.size(), end_ - begin_));
       body_.append(buf_.data() + begin_, take);
       begin_ += take;
       if (body_.size() == want) break;

@@ -52,7 +52,8 @@ std::optional<ResponseHead> parse_head(std::string_view head) {
   if (head.rfind("HTTP/1.", 0) != 0 || head.size() < 12) return std::nullopt;
   ResponseHead h;
   const std::string_view code = head.substr(9, 3);
-  if (std::from_chars(code.data(), code.data() + code.size(), h.status).ec != std::errc()) return std::nullopt;
+  if (std::from_chars(code.data(), code.data() + code.size(), h.status).ec != std::errc())
+    return std::nullopt;
   if (head.substr(0, 8) == "HTTP/1.0") h.close = true;
   std::size_t pos = head.find("\r\n");
   while (pos != std::string_view::npos && pos + 2 < head.size()) {
@@ -66,7 +67,8 @@ std::optional<ResponseHead> parse_head(std::string_view head) {
     const std::string_view value = trim(line.substr(colon + 1));
     if (iequals(name, "content-length")) {
       std::uint64_t n = 0;
-      if (std::from_chars(value.data(), value.data() + value.size(), n).ec == std::errc()) h.content_length = n;
+      if (std::from_chars(value.data(), value.data() + value.size(), n).ec == std::errc())
+        h.content_length = n;
     } else if (iequals(name, "transfer-encoding")) {
       h.chunked = icontains(value, "chunked");
     } else if (iequals(name, "connection")) {

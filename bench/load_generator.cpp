@@ -2,6 +2,7 @@
 
 #include "http_connection.h"
 
+#include <algorithm>
 #include <chrono>
 #include <latch>
 #include <thread>
@@ -89,19 +90,28 @@ LoadResult run_load(const LoadOptions& o) {
   // The times are written before the latch releases the workers, which
   // orders the writes before their reads.
   start_at = Clock::now() + std::chrono::milliseconds(20);
-  warmup_end = start_at + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.warmup_s));
+  warmup_end =
+      start_at + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.warmup_s));
   end = warmup_end + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.duration_s));
   ready.arrive_and_wait();
 
-  std::this_thread::sleep_until(warmup_end);
-  if (o.on_measure_start) o.on_measure_start();
-  std::this_thread::sleep_until(end);
+  // Sleeps until `t`; false if interrupted first.
+  const auto wait_until = [&](Clock::time_point t) {
+    while (Clock::now() < t) {
+      if (o.interrupted != nullptr && o.interrupted->load()) return false;
+      std::this_thread::sleep_for(std::min<Clock::duration>(t - Clock::now(), std::chrono::milliseconds(50)));
+    }
+    return true;
+  };
+  if (wait_until(warmup_end) && o.on_measure_start) o.on_measure_start();
+  wait_until(end);
+  const auto window_end = std::min(Clock::now(), end);
   if (o.on_measure_end) o.on_measure_end();
   for (auto& t : threads) t.join();  // each worker stops at `end` plus at most one request's timeout
 
   LoadResult r;
   r.concurrency = n;
-  r.window_s = o.duration_s;
+  r.window_s = std::max(0.0, std::chrono::duration<double>(window_end - warmup_end).count());
   std::vector<std::int64_t> all;
   for (auto& w : results) {
     all.insert(all.end(), w.latencies_us.begin(), w.latencies_us.end());
@@ -115,7 +125,7 @@ LoadResult run_load(const LoadOptions& o) {
     }
   }
   r.requests = all.size();
-  r.rps = o.duration_s > 0 ? static_cast<double>(r.requests) / o.duration_s : 0;
+  r.rps = r.window_s > 0 ? static_cast<double>(r.requests) / r.window_s : 0;
   r.latency = summarize(all);
   return r;
 }

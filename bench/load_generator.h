@@ -28,13 +28,13 @@ struct LoadOptions {
 
 struct LoadResult {
   int concurrency = 0;
-  double window_s = 0;               // length of the measured window
+  double window_s = 0;                // length of the measured window
   std::uint64_t warmup_requests = 0;  // all requests started during warm-up
   std::uint64_t warmup_errors = 0;
   std::uint64_t requests = 0;  // answered 200 within the window (these are the latency samples)
   std::uint64_t errors = 0;    // started within the window and failed: non-200 or I/O error
   std::map<std::string, std::uint64_t> error_reasons;  // up to 8 distinct reasons
-  double rps = 0;  // requests / window_s
+  double rps = 0;                                      // requests / window_s
   LatencySummary latency;
 };
 

@@ -24,9 +24,13 @@ using namespace bench;
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_signal(int /*sig*/) { g_interrupted = true; }
+extern "C" void on_signal(int /*sig*/) {
+  g_interrupted = true;
+}
 
-void progress(const std::string& line) { std::cerr << "[bench] " << line << std::endl; }
+void progress(const std::string& line) {
+  std::cerr << "[bench] " << line << std::endl;
+}
 
 // {"model":...,"messages":[{"role":"user","content":"<padding>"}]} of exactly
 // `size` bytes (or the smallest possible body when size is below that).
@@ -35,7 +39,8 @@ std::string make_body(const std::string& model, std::size_t size) {
     return nlohmann::json{{"model", model}, {"messages", {{{"role", "user"}, {"content", content}}}}}.dump();
   };
   const std::size_t base = render("").size();
-  static const std::string kWords = "The quick brown fox jumps over the lazy dog while the gateway relays it. ";
+  static const std::string kWords =
+      "The quick brown fox jumps over the lazy dog while the gateway relays it. ";
   std::string content;
   while (base + content.size() < size) content += kWords[content.size() % kWords.size()];
   return render(content);
@@ -90,12 +95,12 @@ LoadComparison compare(const Options& o, const Environment& env, const std::stri
                        double warmup_s, double duration_s) {
   LoadComparison c;
   c.concurrency = concurrency;
-  const std::string direct =
-      build_request("POST", "/v1/chat/completions", Environment::kUpstreamKey, body);
+  const std::string direct = build_request("POST", "/v1/chat/completions", Environment::kUpstreamKey, body);
   const std::string through = build_request("POST", "/v1/chat/completions", env.gateway_key(), body);
   progress("C=" + std::to_string(concurrency) + " direct to fake_upstream (" + std::to_string(warmup_s) +
            " s warm-up + " + std::to_string(duration_s) + " s)");
-  c.direct = run_pass(o, env.upstream_port(), direct, concurrency, warmup_s, duration_s, -1, env.upstream_pid());
+  c.direct =
+      run_pass(o, env.upstream_port(), direct, concurrency, warmup_s, duration_s, -1, env.upstream_pid());
   progress("  " + describe(c.direct));
   if (g_interrupted) return c;
   progress("C=" + std::to_string(concurrency) + " through modelgw");
@@ -111,11 +116,12 @@ void smoke_test(const Environment& env, const std::string& body) {
   HttpConnection direct(env.upstream_port(), 10000);
   if (int s = direct.exchange(build_request("POST", "/v1/chat/completions", Environment::kUpstreamKey, body));
       s != 200) {
-    throw std::runtime_error("fake_upstream answered the benchmark request with HTTP " + std::to_string(s) + ": " +
-                             direct.body().substr(0, 300));
+    throw std::runtime_error("fake_upstream answered the benchmark request with HTTP " + std::to_string(s) +
+                             ": " + direct.body().substr(0, 300));
   }
   HttpConnection gateway(env.gateway_port(), 10000);
-  if (int s = gateway.exchange(build_request("POST", "/v1/chat/completions", env.gateway_key(), body)); s != 200) {
+  if (int s = gateway.exchange(build_request("POST", "/v1/chat/completions", env.gateway_key(), body));
+      s != 200) {
     throw std::runtime_error("modelgw answered the benchmark request with HTTP " + std::to_string(s) + ": " +
                              gateway.body().substr(0, 300));
   }
@@ -149,11 +155,17 @@ StreamPhase run_streams(const Options& o, const Environment& env) {
     phase.upstream_threads_peak = std::max(phase.upstream_threads_peak, u.threads);
   };
   progress("opening " + std::to_string(o.streams) + " SSE streams through modelgw (" +
-           std::to_string(o.stream_words) + " chunks, " + std::to_string(phase.chunk_delay_ms) + " ms apart)");
+           std::to_string(o.stream_words) + " chunks, " + std::to_string(phase.chunk_delay_ms) +
+           " ms apart)");
+  const TcpCounters before = read_tcp_counters();
   phase.result = hold_streams(so);
+  const TcpCounters after = read_tcp_counters();
+  phase.tcp.listen_overflows = after.listen_overflows - before.listen_overflows;
+  phase.tcp.listen_drops = after.listen_drops - before.listen_drops;
+  phase.tcp.syn_retrans = after.syn_retrans - before.syn_retrans;
   const auto& r = phase.result;
-  progress("  " + std::to_string(r.completed) + " completed, " + std::to_string(r.errors) + " errors, peak open " +
-           std::to_string(r.peak_open));
+  progress("  " + std::to_string(r.completed) + " completed, " + std::to_string(r.errors) +
+           " errors, peak open " + std::to_string(r.peak_open));
   return phase;
 }
 
@@ -214,7 +226,8 @@ int main(int argc, char** argv) {
     report.setup_error = e.what();
     std::cerr << "gateway_bench: " << e.what() << "\n";
   }
-  if (g_interrupted) report.setup_error += (report.setup_error.empty() ? "" : "; ") + std::string("interrupted");
+  if (g_interrupted)
+    report.setup_error += (report.setup_error.empty() ? "" : "; ") + std::string("interrupted");
 
   print_report(report, std::cout);
   if (o.json_path) {

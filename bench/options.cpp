@@ -61,8 +61,8 @@ int to_int(const std::string& name, const std::string& value, int min, int max) 
     if (used != value.size() || v < min || v > max) throw std::out_of_range(value);
     return static_cast<int>(v);
   } catch (const std::exception&) {
-    usage_error("--" + name + " needs a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                ", not '" + value + "'");
+    usage_error("--" + name + " needs a whole number from " + std::to_string(min) + " to " +
+                std::to_string(max) + ", not '" + value + "'");
   }
 }
 
@@ -73,7 +73,8 @@ double to_seconds(const std::string& name, const std::string& value, double min)
     if (used != value.size() || !(v >= min) || v > 86400) throw std::out_of_range(value);
     return v;
   } catch (const std::exception&) {
-    usage_error("--" + name + " needs a number of seconds >= " + std::to_string(min) + ", not '" + value + "'");
+    usage_error("--" + name + " needs a number of seconds >= " + std::to_string(min) + ", not '" + value +
+                "'");
   }
 }
 

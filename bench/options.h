@@ -11,7 +11,7 @@ struct Options {
   int concurrency = 16;
   double warmup_s = 2;
   double duration_s = 10;
-  double low_warmup_s = 1;   // the C=1 pass
+  double low_warmup_s = 1;  // the C=1 pass
   double low_duration_s = 5;
   int body_bytes = 1024;
   int request_timeout_ms = 10000;

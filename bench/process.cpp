@@ -27,7 +27,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
+std::string errno_text(const std::string& what) {
+  return what + ": " + std::strerror(errno);
+}
 
 // argv for posix_spawn; the strings live in `args`.
 std::vector<char*> make_argv(const std::string& exe, const std::vector<std::string>& args) {
@@ -294,6 +296,27 @@ ProcSample sample_process(pid_t pid) {
     s.cpu_s = (std::strtod(f[11].c_str(), nullptr) + std::strtod(f[12].c_str(), nullptr)) / ticks;
   }
   return s;
+}
+
+TcpCounters read_tcp_counters() {
+  TcpCounters c;
+  std::ifstream in("/proc/net/netstat");
+  std::string names;
+  std::string values;
+  while (std::getline(in, names) && std::getline(in, values)) {
+    if (names.rfind("TcpExt:", 0) != 0) continue;
+    std::istringstream n(names);
+    std::istringstream v(values);
+    std::string name;
+    std::string value;
+    while (n >> name && v >> value) {
+      const long x = std::strtol(value.c_str(), nullptr, 10);
+      if (name == "ListenOverflows") c.listen_overflows = x;
+      if (name == "ListenDrops") c.listen_drops = x;
+      if (name == "TCPSynRetrans") c.syn_retrans = x;
+    }
+  }
+  return c;
 }
 
 std::string tail_file(const std::filesystem::path& path, std::size_t max_lines) {

@@ -82,6 +82,15 @@ struct ProcSample {
 // Reads /proc/PID/status and /proc/PID/stat; zeros if the process is gone.
 ProcSample sample_process(pid_t pid);
 
+// TCP counters from /proc/net/netstat (TcpExt), for the whole network
+// namespace: other processes' connections count too.
+struct TcpCounters {
+  long listen_overflows = 0;  // connections dropped because a listen (accept) queue was full
+  long listen_drops = 0;
+  long syn_retrans = 0;  // SYN/SYN-ACK retransmissions, e.g. after such drops
+};
+TcpCounters read_tcp_counters();
+
 // The last `max_lines` lines of a text file (for failure reports).
 std::string tail_file(const std::filesystem::path& path, std::size_t max_lines);
 

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -16,11 +17,13 @@ std::string strf(const char* format, auto... args) {
   return buf;
 }
 
-std::string cpu_text(double us) { return us < 0 ? std::string("-") : strf("%.0f", us); }
+std::string cpu_text(double us) {
+  return us < 0 ? std::string("-") : strf("%.0f", us);
+}
 
 const LoadComparison* low_pass(const BenchReport& r) {
   for (const auto& c : r.load) {
-    if (c.concurrency == 1) return &c;
+    if (c.concurrency == 1 && c.complete()) return &c;
   }
   return nullptr;
 }
@@ -28,11 +31,12 @@ const LoadComparison* low_pass(const BenchReport& r) {
 void print_pass(std::ostream& out, const char* label, const PassResult& p) {
   const auto& l = p.load;
   out << strf("  %-8s %4d %9llu %7llu %9.0f %8lld %8lld %8lld %9lld %8s %8s\n", label, l.concurrency,
-             static_cast<unsigned long long>(l.requests),
-             static_cast<unsigned long long>(l.errors + l.warmup_errors), l.rps,
-             static_cast<long long>(l.latency.p50_us), static_cast<long long>(l.latency.p90_us),
-             static_cast<long long>(l.latency.p99_us), static_cast<long long>(l.latency.max_us),
-             cpu_text(p.gateway_cpu_us_per_request).c_str(), cpu_text(p.upstream_cpu_us_per_request).c_str());
+              static_cast<unsigned long long>(l.requests),
+              static_cast<unsigned long long>(l.errors + l.warmup_errors), l.rps,
+              static_cast<long long>(l.latency.p50_us), static_cast<long long>(l.latency.p90_us),
+              static_cast<long long>(l.latency.p99_us), static_cast<long long>(l.latency.max_us),
+              cpu_text(p.gateway_cpu_us_per_request).c_str(),
+              cpu_text(p.upstream_cpu_us_per_request).c_str());
   for (const auto& [reason, count] : l.error_reasons) {
     out << "           error x" << count << ": " << reason << "\n";
   }
@@ -64,7 +68,8 @@ nlohmann::json pass_json(const PassResult& p) {
 std::uint64_t BenchReport::total_errors() const {
   std::uint64_t n = 0;
   for (const auto& c : load) {
-    n += c.direct.load.errors + c.direct.load.warmup_errors + c.gateway.load.errors + c.gateway.load.warmup_errors;
+    n += c.direct.load.errors + c.direct.load.warmup_errors + c.gateway.load.errors +
+         c.gateway.load.warmup_errors;
   }
   if (streams) n += static_cast<std::uint64_t>(streams->result.errors);
   return n;
@@ -93,32 +98,35 @@ int BenchReport::exit_code() const {
 void print_report(const BenchReport& r, std::ostream& out) {
   out << "\n=== modelgw gateway benchmark ===\n";
   out << strf("machine: %u CPUs, RLIMIT_NOFILE %llu\n", r.cpus, static_cast<unsigned long long>(r.fd_limit));
-  if (!r.setup_error.empty()) out << "SETUP FAILED: " << r.setup_error << "\n";
+  if (!r.setup_error.empty()) out << "ABORTED: " << r.setup_error << "\n";
 
   if (!r.load.empty()) {
     out << "\nNon-streamed chat completion, " << r.body_bytes
         << "-byte JSON body; closed loop, one keep-alive connection per worker.\n"
         << "direct = fake_upstream alone; gateway = client -> modelgw -> fake_upstream. Latencies in us.\n\n";
-    out << strf("  %-8s %4s %9s %7s %9s %8s %8s %8s %9s %8s %8s\n", "target", "C", "requests", "errors", "RPS",
-               "p50", "p90", "p99", "max", "gwCPU/rq", "upCPU/rq");
+    out << strf("  %-8s %4s %9s %7s %9s %8s %8s %8s %9s %8s %8s\n", "target", "C", "requests", "errors",
+                "RPS", "p50", "p90", "p99", "max", "gwCPU/rq", "upCPU/rq");
     for (const auto& c : r.load) {
       const double window = c.direct.load.window_s;
-      out << strf("  -- C=%d (%.0f s measured after warm-up) --\n", c.concurrency, window);
+      out << strf("  -- C=%d (%.1f s measured after warm-up) --\n", c.concurrency, window);
       print_pass(out, "direct", c.direct);
-      print_pass(out, "gateway", c.gateway);
+      if (c.complete()) print_pass(out, "gateway", c.gateway);
     }
-    out << "\n  added latency (gateway - direct):\n";
+    if (std::any_of(r.load.begin(), r.load.end(), [](const LoadComparison& c) { return c.complete(); })) {
+      out << "\n  added latency (gateway - direct):\n";
+    }
     for (const auto& c : r.load) {
+      if (!c.complete()) continue;
       out << strf("    C=%-4d  p50 %+7lld us   p99 %+7lld us   throughput %5.1f%% of direct\n", c.concurrency,
-                 static_cast<long long>(c.added_p50_us()), static_cast<long long>(c.added_p99_us()),
-                 c.direct.load.rps > 0 ? 100.0 * c.gateway.load.rps / c.direct.load.rps : 0.0);
+                  static_cast<long long>(c.added_p50_us()), static_cast<long long>(c.added_p99_us()),
+                  c.direct.load.rps > 0 ? 100.0 * c.gateway.load.rps / c.direct.load.rps : 0.0);
     }
   }
 
   if (r.streams) {
     const auto& s = r.streams->result;
     out << strf("\nOpen SSE streams through the gateway (alias slowstream: %d chunks, %d ms apart)\n",
-               r.streams->words, r.streams->chunk_delay_ms);
+                r.streams->words, r.streams->chunk_delay_ms);
     out << strf("  requested                    %6d\n", s.requested);
     out << strf("  connected (TCP)              %6d\n", s.connected);
     out << strf("  opened (HTTP 200)            %6d\n", s.opened);
@@ -131,14 +139,21 @@ void print_report(const BenchReport& r, std::ostream& out) {
       out << strf("  time to open all                  n/a (only %d got a first event)\n", s.first_event);
     }
     out << strf("  first event p50/p99/max      %lld / %lld / %lld us\n",
-               static_cast<long long>(s.first_event.p50_us), static_cast<long long>(s.first_event.p99_us),
-               static_cast<long long>(s.first_event.max_us));
-    out << strf("  stream duration p50/max      %.2f / %.2f s\n", static_cast<double>(s.duration.p50_us) / 1e6,
-               static_cast<double>(s.duration.max_us) / 1e6);
+                static_cast<long long>(s.first_event_latency.p50_us),
+                static_cast<long long>(s.first_event_latency.p99_us),
+                static_cast<long long>(s.first_event_latency.max_us));
+    if (s.duration.count > 0) {
+      out << strf("  stream duration p50/max      %.2f / %.2f s\n",
+                  static_cast<double>(s.duration.p50_us) / 1e6, static_cast<double>(s.duration.max_us) / 1e6);
+    } else {
+      out << "  stream duration p50/max      n/a (none completed)\n";
+    }
     out << strf("  phase total                  %9.3f s\n", s.total_s);
     out << strf("  modelgw peak threads / RSS   %ld / %.1f MiB\n", r.streams->gateway_threads_peak,
-               static_cast<double>(r.streams->gateway_rss_peak_kib) / 1024.0);
+                static_cast<double>(r.streams->gateway_rss_peak_kib) / 1024.0);
     out << strf("  fake_upstream peak threads   %ld\n", r.streams->upstream_threads_peak);
+    out << strf("  TCP listen overflows / SYN retransmits during the phase: %ld / %ld\n",
+                r.streams->tcp.listen_overflows, r.streams->tcp.syn_retrans);
     for (const auto& [kind, count] : s.error_kinds) out << "  error x" << count << ": " << kind << "\n";
     for (const auto& sample : s.error_samples) out << "    e.g. " << sample << "\n";
   }
@@ -146,15 +161,15 @@ void print_report(const BenchReport& r, std::ostream& out) {
   out << "\nTargets\n";
   if (const auto* low = low_pass(r)) {
     out << strf("  added median latency < %lld us (C=1, non-streamed): %s (%+lld us)\n",
-               static_cast<long long>(kAddedLatencyTargetUs), r.latency_target_met() ? "MET" : "NOT MET",
-               static_cast<long long>(low->added_p50_us()));
+                static_cast<long long>(kAddedLatencyTargetUs), r.latency_target_met() ? "MET" : "NOT MET",
+                static_cast<long long>(low->added_p50_us()));
   } else {
     out << "  added median latency: not measured\n";
   }
   if (r.streams) {
     out << strf("  %d concurrent SSE streams without an error:     %s (%d completed, peak %d open)\n",
-               r.streams->result.requested, r.streams_target_met() ? "MET" : "NOT MET",
-               r.streams->result.completed, r.streams->result.peak_open);
+                r.streams->result.requested, r.streams_target_met() ? "MET" : "NOT MET",
+                r.streams->result.completed, r.streams->result.peak_open);
   } else {
     out << "  concurrent SSE streams: not measured\n";
   }
@@ -165,14 +180,20 @@ void print_report(const BenchReport& r, std::ostream& out) {
 void write_json(const BenchReport& r, const std::string& path) {
   const auto& o = r.options;
   nlohmann::json j;
-  j["settings"] = {{"concurrency", o.concurrency},       {"warmup_s", o.warmup_s},
-                   {"duration_s", o.duration_s},         {"low_warmup_s", o.low_warmup_s},
-                   {"low_duration_s", o.low_duration_s}, {"body_bytes", r.body_bytes},
-                   {"streams", o.streams},               {"stream_hold_s", o.stream_hold_s},
-                   {"stream_words", o.stream_words},     {"cpus", r.cpus},
+  j["settings"] = {{"concurrency", o.concurrency},
+                   {"warmup_s", o.warmup_s},
+                   {"duration_s", o.duration_s},
+                   {"low_warmup_s", o.low_warmup_s},
+                   {"low_duration_s", o.low_duration_s},
+                   {"body_bytes", r.body_bytes},
+                   {"streams", o.streams},
+                   {"stream_hold_s", o.stream_hold_s},
+                   {"stream_words", o.stream_words},
+                   {"cpus", r.cpus},
                    {"fd_limit", r.fd_limit}};
   j["load"] = nlohmann::json::array();
   for (const auto& c : r.load) {
+    if (!c.complete()) continue;
     j["load"].push_back({{"concurrency", c.concurrency},
                          {"direct", pass_json(c.direct)},
                          {"gateway", pass_json(c.gateway)},
@@ -193,16 +214,20 @@ void write_json(const BenchReport& r, const std::string& path) {
                     {"time_to_open_all_s", s.time_to_open_all_s >= 0 ? nlohmann::json(s.time_to_open_all_s)
                                                                      : nlohmann::json(nullptr)},
                     {"total_s", s.total_s},
-                    {"first_event_latency", latency_json(s.first_event)},
+                    {"first_event_latency", latency_json(s.first_event_latency)},
                     {"stream_duration", latency_json(s.duration)},
                     {"words", r.streams->words},
                     {"chunk_delay_ms", r.streams->chunk_delay_ms},
                     {"gateway_threads_peak", r.streams->gateway_threads_peak},
                     {"gateway_rss_peak_kib", r.streams->gateway_rss_peak_kib},
-                    {"upstream_threads_peak", r.streams->upstream_threads_peak}};
+                    {"upstream_threads_peak", r.streams->upstream_threads_peak},
+                    {"tcp_listen_overflows", r.streams->tcp.listen_overflows},
+                    {"tcp_listen_drops", r.streams->tcp.listen_drops},
+                    {"tcp_syn_retransmits", r.streams->tcp.syn_retrans}};
   }
-  j["targets"] = {{"added_p50_under_200us", r.latency_target_met()}, {"streams_all_completed", r.streams_all_completed()},
-                 {"streams_held_concurrently_without_error", r.streams_target_met()}};
+  j["targets"] = {{"added_p50_under_200us", r.latency_target_met()},
+                  {"streams_all_completed", r.streams_all_completed()},
+                  {"streams_held_concurrently_without_error", r.streams_target_met()}};
   if (!r.setup_error.empty()) j["setup_error"] = r.setup_error;
   j["shutdown"] = r.shutdown;
   j["total_errors"] = r.total_errors();

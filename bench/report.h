@@ -3,6 +3,7 @@
 
 #include "load_generator.h"
 #include "options.h"
+#include "process.h"
 #include "sse_holder.h"
 
 #include <optional>
@@ -24,6 +25,7 @@ struct LoadComparison {
   int concurrency = 0;
   PassResult direct;
   PassResult gateway;
+  bool complete() const { return direct.load.concurrency > 0 && gateway.load.concurrency > 0; }
   std::int64_t added_p50_us() const { return gateway.load.latency.p50_us - direct.load.latency.p50_us; }
   std::int64_t added_p99_us() const { return gateway.load.latency.p99_us - direct.load.latency.p99_us; }
 };
@@ -35,6 +37,7 @@ struct StreamPhase {
   long gateway_threads_peak = 0;
   long gateway_rss_peak_kib = 0;
   long upstream_threads_peak = 0;
+  TcpCounters tcp;  // increase during the phase (namespace-wide)
 };
 
 struct BenchReport {
@@ -44,14 +47,14 @@ struct BenchReport {
   std::size_t body_bytes = 0;
   std::vector<LoadComparison> load;  // main pass first, then C=1
   std::optional<StreamPhase> streams;
-  std::string shutdown;  // how the two processes ended
-  std::string setup_error;  // non-empty when the environment could not start
+  std::string shutdown;     // how the two processes ended
+  std::string setup_error;  // non-empty when the run was aborted: set-up failure or interrupt
 
   std::uint64_t total_errors() const;
-  bool latency_target_met() const;  // added p50 < 200 us in the C=1 pass
+  bool latency_target_met() const;     // added p50 < 200 us in the C=1 pass
   bool streams_all_completed() const;  // every stream completed, none failed
   bool streams_target_met() const;     // ... and all of them were open at the same time
-  int exit_code() const;            // 0 when every stream completed and no request failed
+  int exit_code() const;               // 0 when every stream completed and no request failed
 };
 
 void print_report(const BenchReport& report, std::ostream& out);

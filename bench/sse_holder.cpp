@@ -60,7 +60,8 @@ struct Stream {
 
 class Holder {
  public:
-  explicit Holder(const StreamOptions& o) : o_(o), streams_(static_cast<std::size_t>(std::max(0, o.streams))) {}
+  explicit Holder(const StreamOptions& o)
+      : o_(o), streams_(static_cast<std::size_t>(std::max(0, o.streams))) {}
 
   StreamResult run() {
     r_.requested = static_cast<int>(streams_.size());
@@ -75,7 +76,7 @@ class Holder {
     ::close(epfd_);
     r_.total_s = seconds_since_begin();
     r_.errors = r_.requested - r_.completed;
-    r_.first_event = summarize(first_event_us_);
+    r_.first_event_latency = summarize(first_event_us_);
     r_.duration = summarize(duration_us_);
     return r_;
   }
@@ -212,7 +213,12 @@ class Holder {
   // A non-200 answer: collect its body (bounded) for the error report.
   void check_error_body(std::size_t i) {
     Stream& s = streams_[i];
-    const bool complete = s.head.content_length ? s.raw.size() >= *s.head.content_length : s.raw.size() > 2048;
+    bool complete = false;  // without framing: until the server closes
+    if (s.head.content_length) {
+      complete = s.raw.size() >= *s.head.content_length;
+    } else if (s.head.chunked) {
+      complete = s.raw.find("0\r\n\r\n") != std::string::npos;
+    }
     if (complete || s.raw.size() > 2048) error_status(i);
   }
 
@@ -279,7 +285,8 @@ class Holder {
       return;
     }
     const auto json = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object()) return fail(i, "bad event", "not a JSON object: " + data.substr(0, 120));
+    if (json.is_discarded() || !json.is_object())
+      return fail(i, "bad event", "not a JSON object: " + data.substr(0, 120));
     if (json.contains("error")) return fail(i, "error event", data.substr(0, 200));
     const auto choices = json.find("choices");
     if (choices == json.end() || !choices->is_array() || choices->empty()) return;  // e.g. the usage chunk
@@ -300,12 +307,14 @@ class Holder {
     Stream& s = streams_[i];
     if (!s.done_seen) return fail(i, "ended without [DONE]", "after " + std::to_string(s.events) + " events");
     if (s.content != o_.expected_content) {
-      return fail(i, "missing chunks", "got " + std::to_string(s.content.size()) + " of " +
-                                           std::to_string(o_.expected_content.size()) + " content bytes in " +
-                                           std::to_string(s.events) + " events");
+      return fail(i, "missing chunks",
+                  "got " + std::to_string(s.content.size()) + " of " +
+                      std::to_string(o_.expected_content.size()) + " content bytes in " +
+                      std::to_string(s.events) + " events");
     }
     ++r_.completed;
-    duration_us_.push_back(std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - s.started).count());
+    duration_us_.push_back(
+        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - s.started).count());
     close_stream(i);
   }
 

@@ -16,28 +16,29 @@ namespace bench {
 
 struct StreamOptions {
   std::uint16_t port = 0;
-  std::string request;           // complete HTTP/1.1 request bytes (a "stream": true chat request)
+  std::string request;  // complete HTTP/1.1 request bytes (a "stream": true chat request)
   int streams = 1000;
-  std::string expected_content;  // the concatenated deltas every stream must deliver
-  double timeout_s = 60;         // bound on the whole phase; streams still open then are errors
+  std::string expected_content;   // the concatenated deltas every stream must deliver
+  double timeout_s = 60;          // bound on the whole phase; streams still open then are errors
   std::function<void()> on_tick;  // called about every 100 ms from the loop (sampling)
   const std::atomic<bool>* interrupted = nullptr;
 };
 
 struct StreamResult {
   int requested = 0;
-  int connected = 0;     // TCP connection established
-  int opened = 0;        // answered HTTP 200
-  int first_event = 0;   // received at least one SSE event
-  int completed = 0;     // every delta, then data: [DONE], then the end of the chunked body
-  int errors = 0;        // requested - completed
+  int connected = 0;                       // TCP connection established
+  int opened = 0;                          // answered HTTP 200
+  int first_event = 0;                     // received at least one SSE event
+  int completed = 0;                       // every delta, then data: [DONE], then the end of the chunked body
+  int errors = 0;                          // requested - completed
   std::map<std::string, int> error_kinds;  // kind -> count
   std::vector<std::string> error_samples;  // the first few errors in full
-  int peak_open = 0;            // max streams that had their first event and had not finished
-  double time_to_open_all_s = -1;  // from the first connect until every stream had its first event; -1 if never
-  double total_s = 0;           // whole phase
-  LatencySummary first_event;   // per stream: connect start to first event, microseconds
-  LatencySummary duration;      // per completed stream: connect start to end, microseconds
+  int peak_open = 0;                       // max streams that had their first event and had not finished
+  double time_to_open_all_s =
+      -1;              // from the first connect until every stream had its first event; -1 if never
+  double total_s = 0;  // whole phase
+  LatencySummary first_event_latency;  // per stream: connect start to first event, microseconds
+  LatencySummary duration;             // per completed stream: connect start to end, microseconds
 };
 
 StreamResult hold_streams(const StreamOptions& options);

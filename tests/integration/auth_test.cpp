@@ -37,7 +37,8 @@ TEST_F(AuthTest, BasicSchemeIs401) {
 
 TEST_F(AuthTest, KeyWithoutChatScopeIs403) {
   const auto reader = stack().gateway->create_key("acme", "usage:read");
-  EXPECT_TRUE(IsApiError(post_chat(port(), reader.key, kHello), 403, "authentication_error", "permission_denied"));
+  EXPECT_TRUE(
+      IsApiError(post_chat(port(), reader.key, kHello), 403, "authentication_error", "permission_denied"));
   EXPECT_TRUE(IsApiError(http_get(port(), "/v1/models", reader.key), 403, "authentication_error",
                          "permission_denied"));
 }

@@ -3,6 +3,8 @@
 #include "harness/checks.h"
 #include "harness/stack.h"
 
+#include <cstdio>
+
 namespace it {
 namespace {
 
@@ -33,59 +35,122 @@ TEST_F(BadInputTest, JsonArrayBody) {
 }
 
 TEST_F(BadInputTest, ModelMissingOrNotAString) {
-  EXPECT_TRUE(IsApiError(send(R"({"messages":[{"role":"user","content":"hi"}]})"), 400, "invalid_request_error",
-                         "missing_required_field", "model"));
+  EXPECT_TRUE(IsApiError(send(R"({"messages":[{"role":"user","content":"hi"}]})"), 400,
+                         "invalid_request_error", "missing_required_field", "model"));
   EXPECT_TRUE(IsApiError(send(R"({"model":42,"messages":[{"role":"user","content":"hi"}]})"), 400,
                          "invalid_request_error", "invalid_parameter", "model"));
 }
 
 TEST_F(BadInputTest, MessagesMissingStringOrEmpty) {
-  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini"})"), 400, "invalid_request_error", "missing_required_field",
-                         "messages"));
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini"})"), 400, "invalid_request_error",
+                         "missing_required_field", "messages"));
   EXPECT_TRUE(IsApiError(send(with_messages(R"("hello")")), 400, "invalid_request_error", "invalid_parameter",
                          "messages"));
-  EXPECT_TRUE(IsApiError(send(with_messages("[]")), 400, "invalid_request_error", "invalid_parameter", "messages"));
+  EXPECT_TRUE(
+      IsApiError(send(with_messages("[]")), 400, "invalid_request_error", "invalid_parameter", "messages"));
 }
 
 TEST_F(BadInputTest, MessageWithoutRoleOrWithUnknownRole) {
   EXPECT_TRUE(IsApiError(send(with_messages(R"([{"content":"hi"}])")), 400, "invalid_request_error",
                          "missing_required_field", "messages[0].role"));
-  EXPECT_TRUE(IsApiError(send(with_messages(R"([{"role":"user","content":"a"},{"role":"wizard","content":"b"}])")),
-                         400, "invalid_request_error", "invalid_parameter", "messages[1].role"));
+  EXPECT_TRUE(
+      IsApiError(send(with_messages(R"([{"role":"user","content":"a"},{"role":"wizard","content":"b"}])")),
+                 400, "invalid_request_error", "invalid_parameter", "messages[1].role"));
+}
+
+TEST_F(BadInputTest, MessageContentOfTheWrongType) {
+  EXPECT_TRUE(IsApiError(send(with_messages(R"([{"role":"user","content":7}])")), 400,
+                         "invalid_request_error", "invalid_parameter", "messages[0].content"));
+  EXPECT_TRUE(IsApiError(send(with_messages(R"(["just a string"])")), 400, "invalid_request_error",
+                         "invalid_parameter", "messages[0]"));
+  EXPECT_TRUE(IsApiError(send(with_messages(R"([{"role":5,"content":"x"}])")), 400, "invalid_request_error",
+                         "invalid_parameter", "messages[0].role"));
 }
 
 TEST_F(BadInputTest, StreamNotABoolean) {
-  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":"yes"})"),
-                         400, "invalid_request_error", "invalid_parameter", "stream"));
-  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":1})"),
-                         400, "invalid_request_error", "invalid_parameter", "stream"));
+  EXPECT_TRUE(IsApiError(
+      send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":"yes"})"), 400,
+      "invalid_request_error", "invalid_parameter", "stream"));
+  EXPECT_TRUE(
+      IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":1})"),
+                 400, "invalid_request_error", "invalid_parameter", "stream"));
 }
 
 TEST_F(BadInputTest, NestingHundredDeep) {
   const std::string deep = std::string(100, '[') + std::string(100, ']');
-  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"x":)" + deep +
-                              "}"),
-                         400, "invalid_request_error", "invalid_json", kNoParam));
+  EXPECT_TRUE(IsApiError(
+      send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"x":)" + deep + "}"), 400,
+      "invalid_request_error", "invalid_json", kNoParam));
+}
+
+std::string oversized_request(const std::string& api_key, const std::string& body) {
+  return "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + api_key +
+         "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+         body;
 }
 
 TEST_F(BadInputTest, BodyOverMaxBodyBytesIs413) {
-  // max_body_bytes is 65536: a valid request just over it.
-  const std::string filler(65536, 'a');
-  const auto r = send(chat_body("gpt-4o-mini", filler));
+  // max_body_bytes is 65536: a valid request just over it, sent in one write.
+  const std::string body = chat_body("gpt-4o-mini", std::string(65536, 'a'));
+  const auto r = raw_http(port(), oversized_request(key(), body));
+  EXPECT_TRUE(IsApiError(r, 413, "invalid_request_error", "request_too_large", kNoParam));
+}
+
+TEST_F(BadInputTest, ChunkedBodyOverMaxBodyBytesIs413) {
+  // No Content-Length: the limit must hold while reading.
+  const std::string body = chat_body("gpt-4o-mini", std::string(70000, 'b'));
+  std::string raw = "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                    key() + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (std::size_t at = 0; at < body.size(); at += 8192) {
+    const std::string piece = body.substr(at, 8192);
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx", piece.size());
+    raw += std::string(size) + "\r\n" + piece + "\r\n";
+  }
+  raw += "0\r\n\r\n";
+  EXPECT_TRUE(IsApiError(raw_http(port(), raw), 413, "invalid_request_error", "request_too_large", kNoParam));
+}
+
+// An ordinary HTTP client that sends the headers, then the body a moment
+// later (a slow upload), must still be able to read the 413. The gateway
+// answers on the headers alone and closes at once with the body unread, so
+// the kernel resets the connection under the client's upload and it never
+// sees the answer (RFC 9112 section 9.6: close in stages / drain the body).
+TEST_F(BadInputTest, OversizedSlowUploadStillGets413) {
+  HttpRequest req;
+  req.body = chat_body("gpt-4o-mini", std::string(70000, 'c'));
+  req.headers.emplace_back("Authorization", "Bearer " + key());
+  req.delay_before_body = std::chrono::milliseconds(300);
+  HttpResponse r;
+  try {
+    r = http_call(port(), req);
+  } catch (const std::exception& e) {
+    FAIL() << "the client could not read the gateway's answer: " << e.what();
+  }
   EXPECT_TRUE(IsApiError(r, 413, "invalid_request_error", "request_too_large", kNoParam));
 }
 
 TEST_F(BadInputTest, UnknownAliasIs404ModelNotFound) {
-  EXPECT_TRUE(IsApiError(send(chat_body("no-such-model", "hi")), 404, "invalid_request_error", "model_not_found",
-                         "model"));
+  EXPECT_TRUE(IsApiError(send(chat_body("no-such-model", "hi")), 404, "invalid_request_error",
+                         "model_not_found", "model"));
+}
+
+TEST_F(BadInputTest, ClientCannotAppendUpstreamDirectivesToAnAlias) {
+  // Aliases are looked up exactly; a client never names the upstream model.
+  EXPECT_TRUE(IsApiError(send(chat_body("gpt-4o-mini+status=500", "hi")), 404, "invalid_request_error",
+                         "model_not_found", "model"));
+  EXPECT_TRUE(IsApiError(send(chat_body("GPT-4O-MINI", "hi")), 404, "invalid_request_error",
+                         "model_not_found", "model"));
 }
 
 TEST_F(BadInputTest, AutoIs422ModelNotAvailable) {
-  EXPECT_TRUE(IsApiError(send(chat_body("auto", "hi")), 422, "invalid_request_error", "model_not_available", "model"));
+  EXPECT_TRUE(IsApiError(send(chat_body("auto", "hi")), 422, "invalid_request_error", "model_not_available",
+                         "model"));
 }
 
 TEST_F(BadInputTest, UnknownPathIs404NotFound) {
-  EXPECT_TRUE(IsApiError(http_get(port(), "/v1/nope", key()), 404, "invalid_request_error", "not_found", kNoParam));
+  EXPECT_TRUE(
+      IsApiError(http_get(port(), "/v1/nope", key()), 404, "invalid_request_error", "not_found", kNoParam));
   HttpRequest post;
   post.path = "/v2/chat/completions";
   post.body = chat_body("gpt-4o-mini", "hi");
@@ -98,9 +163,19 @@ TEST_F(BadInputTest, GetOnChatIs405WithAllowPost) {
   EXPECT_EQ(r.header("allow"), "POST");
 }
 
+TEST_F(BadInputTest, PostOnHealthzIs405WithAllowGet) {
+  HttpRequest req;
+  req.path = "/healthz";
+  req.body = "{}";
+  const auto r = http_call(port(), req);
+  EXPECT_TRUE(IsApiError(r, 405, "invalid_request_error", "method_not_allowed", kNoParam));
+  EXPECT_EQ(r.header("allow"), "GET");
+}
+
 TEST_F(BadInputTest, InvalidUtf8InAStringIs400) {
-  const std::string body = std::string(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"bad )") +
-                           "\xff\xfe\xc3" + R"("}]})";
+  const std::string body =
+      std::string(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"bad )") + "\xff\xfe\xc3" +
+      R"("}]})";
   EXPECT_TRUE(IsApiError(send(body), 400, "invalid_request_error", "invalid_json", kNoParam));
 }
 

@@ -3,6 +3,8 @@
 #include "harness/stack.h"
 
 #include <set>
+#include <thread>
+#include <vector>
 
 namespace it {
 namespace {
@@ -31,9 +33,9 @@ TEST_F(ChatPlainTest, AnswersWithRequestIdAliasReplyAndUsage) {
   EXPECT_EQ(body["choices"][0]["message"]["role"], "assistant");
   EXPECT_EQ(body["choices"][0]["message"]["content"], "echo: plain-1 Hello there world");
   EXPECT_EQ(body["choices"][0]["finish_reason"], "stop");
-  // P = (4 + ceil(15/4)) + (4 + ceil(33/4)) = 8 + 13 = 21; C = 5.
+  // P = (4 + ceil(15/4)) + (4 + ceil(30/4)) = 8 + 12 = 20; C = 5.
   const json usage = fake_usage(messages, "echo: plain-1 Hello there world");
-  EXPECT_EQ(usage["prompt_tokens"], 21);
+  EXPECT_EQ(usage, json({{"prompt_tokens", 20}, {"completion_tokens", 5}, {"total_tokens", 25}}));
   EXPECT_EQ(body["usage"], usage) << r.body;
 }
 
@@ -68,6 +70,55 @@ TEST_F(ChatPlainTest, UpstreamGetsCatalogModelAndProviderKey) {
   EXPECT_EQ(sent["body"]["messages"], user_messages("plain-upstream-marker-7"));
   // The client's key is the gateway's business only.
   EXPECT_EQ(sent.dump().find(key()), std::string::npos) << sent.dump();
+}
+
+TEST_F(ChatPlainTest, NonAsciiTextRoundTrips) {
+  const std::string text = "h\u00e9llo \u4e16\u754c \U0001F642 \"quoted\" back\\slash";
+  const auto r = post_chat(port(), key(), chat_body("gpt-4o-mini", text));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json body = r.json();
+  EXPECT_EQ(body["choices"][0]["message"]["content"], "echo: " + text);
+  EXPECT_EQ(body["usage"], fake_usage(user_messages(text), "echo: " + text));
+}
+
+TEST_F(ChatPlainTest, ConcurrentRequestsEachGetTheirOwnAnswer) {
+  constexpr int kThreads = 8;
+  constexpr int kEach = 4;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::set<std::string>> ids(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        const std::string text = "thread " + std::to_string(t) + " call " + std::to_string(i);
+        const bool stream = i % 2 == 1;
+        try {
+          std::string content;
+          std::string id;
+          if (stream) {
+            const auto s = stream_chat(port(), key(), chat_body("gpt-4o-mini", text, true));
+            content = summarize(s.events).content;
+            id = s.header("x-request-id");
+          } else {
+            const auto r = post_chat(port(), key(), chat_body("gpt-4o-mini", text));
+            content = r.json()["choices"][0]["message"]["content"].get<std::string>();
+            id = r.header("x-request-id");
+          }
+          if (content != "echo: " + text) failures[t] += "'" + text + "' got '" + content + "'; ";
+          ids[t].insert(id);
+        } catch (const std::exception& e) {
+          failures[t] += text + ": " + e.what() + "; ";
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::set<std::string> all;
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(failures[t], "") << "thread " << t;
+    all.insert(ids[t].begin(), ids[t].end());
+  }
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kThreads * kEach));
 }
 
 TEST_F(ChatPlainTest, ModelsListsTheCatalogAliases) {

@@ -3,6 +3,9 @@
 #include "harness/checks.h"
 #include "harness/stack.h"
 
+#include <future>
+#include <thread>
+
 namespace it {
 namespace {
 
@@ -32,19 +35,23 @@ TEST_F(UpstreamFaultsTest, Upstream503Is502ProviderFailed) {
 }
 
 TEST_F(UpstreamFaultsTest, SlowFirstByteIs504WithinTheTimeout) {
-  // timeout_ms is 1500; the fake waits 3000 ms before its status line.
+  // timeout_ms is 1500; the fake waits 3000 ms before its status line. The
+  // streamed request runs alongside, to keep the suite short.
+  auto streamed = std::async(std::launch::async, [] {
+    const auto started = Clock::now();
+    const auto s = stream_chat(port(), key(), chat_body("slow-first-byte", "t", true));
+    return std::make_pair(HttpResponse{s.status, s.headers, s.body}, Clock::now() - started);
+  });
   const auto started = Clock::now();
   const auto r = chat("slow-first-byte");
   const auto took = Clock::now() - started;
   EXPECT_TRUE(IsApiError(r, 504, "api_error", "provider_timeout"));
   EXPECT_GE(took, 1400ms);
   EXPECT_LT(took, 2900ms) << "the gateway waited for the upstream instead of timing out";
-}
 
-TEST_F(UpstreamFaultsTest, SlowFirstByteStreamIs504) {
-  const auto r = stream_chat(port(), key(), chat_body("slow-first-byte", "t", true));
-  HttpResponse as_response{r.status, r.headers, r.body};
-  EXPECT_TRUE(IsApiError(as_response, 504, "api_error", "provider_timeout"));
+  const auto [stream_response, stream_took] = streamed.get();
+  EXPECT_TRUE(IsApiError(stream_response, 504, "api_error", "provider_timeout")) << "stream";
+  EXPECT_LT(stream_took, 2900ms) << "stream";
 }
 
 TEST_F(UpstreamFaultsTest, StreamCutMidwayEndsWithErrorEventAndNoDone) {
@@ -96,7 +103,9 @@ TEST_F(UpstreamFaultsTest, HtmlErrorPageIs502WithoutTheHtml) {
   EXPECT_EQ(r.body.find("<title"), std::string::npos) << r.body;
 }
 
-TEST_F(UpstreamFaultsTest, GarbageBodyIs502) { EXPECT_TRUE(IsApiError(chat("garbage"), 502, "api_error", "provider_failed")); }
+TEST_F(UpstreamFaultsTest, GarbageBodyIs502) {
+  EXPECT_TRUE(IsApiError(chat("garbage"), 502, "api_error", "provider_failed"));
+}
 
 TEST_F(UpstreamFaultsTest, ErrorObjectWithStatus200Is502) {
   EXPECT_TRUE(IsApiError(chat("error200"), 502, "api_error", "provider_failed"));
@@ -109,7 +118,8 @@ TEST_F(UpstreamFaultsTest, QuotaExhaustedIs502NotRateLimit) {
 }
 
 TEST_F(UpstreamFaultsTest, ContextLengthIs422) {
-  EXPECT_TRUE(IsApiError(chat("context"), 422, "invalid_request_error", "context_length_exceeded", "messages"));
+  EXPECT_TRUE(
+      IsApiError(chat("context"), 422, "invalid_request_error", "context_length_exceeded", "messages"));
 }
 
 TEST_F(UpstreamFaultsTest, UpstreamAuthFailureIs502AndLeaksNoKey) {
@@ -150,6 +160,47 @@ TEST_F(UpstreamFaultsTest, ConnectionRefusedIs502) {
   EXPECT_LT(Clock::now() - started, 5s);
   const auto s = stream_chat(port(), key(), chat_body("unreachable", "x", true));
   EXPECT_TRUE(IsApiError(HttpResponse{s.status, s.headers, s.body}, 502, "api_error", "provider_failed"));
+}
+
+TEST_F(UpstreamFaultsTest, ErrorsBeforeTheFirstChunkOfAStreamAreJson) {
+  struct Case {
+    const char* alias;
+    int status;
+    const char* type;
+    const char* code;
+  };
+  for (const Case& c : {Case{"rate-limited", 429, "rate_limit_error", "rate_limit_exceeded"},
+                        Case{"err-500", 502, "api_error", "provider_failed"},
+                        Case{"html", 502, "api_error", "provider_failed"},
+                        Case{"garbage", 502, "api_error", "provider_failed"},
+                        Case{"error200", 502, "api_error", "provider_failed"},
+                        Case{"quota", 502, "api_error", "provider_failed"},
+                        Case{"context", 422, "invalid_request_error", "context_length_exceeded"}}) {
+    const auto s = stream_chat(port(), key(), chat_body(c.alias, "streamed fault", true));
+    const HttpResponse r{s.status, s.headers, s.body};
+    const std::optional<std::string> param = std::string(c.code) == "context_length_exceeded"
+                                                 ? std::optional<std::string>("messages")
+                                                 : std::nullopt;
+    EXPECT_TRUE(IsApiError(r, c.status, c.type, c.code, param)) << c.alias;
+    if (c.status == 429) {
+      EXPECT_EQ(r.header("retry-after"), "7");
+    }
+  }
+}
+
+TEST_F(UpstreamFaultsTest, NoStaleUpstreamConnectionAfterTimeoutOrCut) {
+  const auto started = Clock::now();
+  ASSERT_EQ(chat("late-answer").status, 504);
+  ASSERT_EQ(chat("cut-2").status, 502);
+  stream_chat(port(), key(), chat_body("cut-2", "a b c d", true));
+  // Let the timed-out answer (sent at 2100 ms) arrive on its connection.
+  std::this_thread::sleep_until(started + 2500ms);
+  for (int i = 0; i < 6; ++i) {
+    const std::string text = "after fault " + std::to_string(i);
+    const auto r = chat("gpt-4o-mini", text);
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(r.json()["choices"][0]["message"]["content"], "echo: " + text) << "a stale answer was relayed";
+  }
 }
 
 TEST_F(UpstreamFaultsTest, GatewayStaysHealthyAfterFaults) {

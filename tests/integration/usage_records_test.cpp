@@ -81,7 +81,8 @@ TEST_F(UsageRecordsTest, SlowStreamTimeToFirstTokenIsBeforeTheEnd) {
   EXPECT_EQ(rec->streamed, 1);
   EXPECT_EQ(rec->upstream_model, "gpt-4o-mini+chunk_delay_ms=300+words=3");
   EXPECT_EQ(rec->completion_tokens, 3);
-  EXPECT_GE(rec->latency_us - rec->ttft_us, 900'000) << "ttft " << rec->ttft_us << ", latency " << rec->latency_us;
+  EXPECT_GE(rec->latency_us - rec->ttft_us, 900'000)
+      << "ttft " << rec->ttft_us << ", latency " << rec->latency_us;
 }
 
 TEST_F(UsageRecordsTest, UpstreamError) {
@@ -149,6 +150,23 @@ TEST_F(UsageRecordsTest, NoRecordForUnauthenticatedRequests) {
   }
 }
 
+TEST_F(UsageRecordsTest, ClientThatHangsUpMidStream) {
+  std::string id;
+  {
+    SseStream stream(port(), key(), chat_body("long-stream", "hang up", true));
+    ASSERT_EQ(stream.status(), 200);
+    id = stream.header("x-request-id");
+    ASSERT_TRUE(stream.next().has_value());
+  }  // the connection closes here, ~2 s before the stream would end
+  const auto rec = stack().usage().wait_for(id, 5s);
+  ASSERT_TRUE(rec) << "no usage record for a stream the client abandoned";
+  EXPECT_EQ(rec->http_status, 200);
+  EXPECT_EQ(rec->error_code, "client_disconnected");
+  EXPECT_EQ(rec->streamed, 1);
+  EXPECT_GE(rec->ttft_us, 0);
+  EXPECT_LT(rec->latency_us, 1'800'000) << "the gateway kept relaying to a client that was gone";
+}
+
 // Gateways of their own: these stop them.
 class UsageShutdownTest : public ::testing::Test {};
 
@@ -159,7 +177,8 @@ TEST_F(UsageShutdownTest, SigtermFlushesEveryQueuedRecord) {
   std::vector<std::string> ids;
   for (int i = 0; i < 20; ++i) {
     const auto r = i % 4 == 3 ? post_chat(stack->port(), stack->key.key, R"({"model":"gpt-4o-mini"})")
-                              : post_chat(stack->port(), stack->key.key, chat_body("gpt-4o-mini", "n" + std::to_string(i)));
+                              : post_chat(stack->port(), stack->key.key,
+                                          chat_body("gpt-4o-mini", "n" + std::to_string(i)));
     ASSERT_TRUE(r.status == 200 || r.status == 400) << r.body;
     ids.push_back(r.header("x-request-id"));
   }
@@ -174,8 +193,8 @@ TEST_F(UsageShutdownTest, SigtermFlushesEveryQueuedRecord) {
 
 TEST_F(UsageShutdownTest, InFlightStreamFinishesBeforeExit) {
   auto stack = start_stack();
-  // 6 words, 250 ms between events: about 2.25 s of stream.
-  SseStream stream(stack->port(), stack->key.key, chat_body("long-stream", "inflight", true));
+  // 3 words, 300 ms between events: about 1.8 s of stream after the first event.
+  SseStream stream(stack->port(), stack->key.key, chat_body("slow-stream", "inflight", true));
   ASSERT_EQ(stream.status(), 200);
   const std::string id = stream.header("x-request-id");
   std::vector<SseEvent> events;
@@ -191,7 +210,7 @@ TEST_F(UsageShutdownTest, InFlightStreamFinishesBeforeExit) {
   }
   EXPECT_TRUE(stream.error().empty()) << stream.error();
   const auto s = summarize(events);
-  EXPECT_EQ(s.content, "tok0 tok1 tok2 tok3 tok4 tok5");
+  EXPECT_EQ(s.content, "tok0 tok1 tok2");
   EXPECT_TRUE(s.usage_chunk.has_value());
   EXPECT_TRUE(s.done_last) << "the stream was cut by the shutdown";
 
@@ -203,7 +222,7 @@ TEST_F(UsageShutdownTest, InFlightStreamFinishesBeforeExit) {
   EXPECT_EQ(rows[0].http_status, 200);
   EXPECT_EQ(rows[0].error_code, "");
   EXPECT_EQ(rows[0].streamed, 1);
-  EXPECT_EQ(rows[0].completion_tokens, 6);
+  EXPECT_EQ(rows[0].completion_tokens, 3);
 }
 
 }  // namespace

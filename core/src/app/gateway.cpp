@@ -124,7 +124,8 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   params->setMaxQueued(sc.max_queued);
   params->setKeepAlive(true);
   params->setKeepAliveTimeout(Poco::Timespan(Poco::Timespan::TimeDiff(sc.keep_alive_timeout_ms) * 1000));
-  params->setMaxKeepAliveRequests(0);  // unlimited
+  // POCO 1.11 treats 0 inconsistently across versions; a large bound is unambiguous.
+  params->setMaxKeepAliveRequests(1000000);
   params->setServerName("modelgw");
   params->setThreadIdleTime(Poco::Timespan(60, 0));
   s.threads = std::make_unique<Poco::ThreadPool>(4, sc.max_connections + 8, 60, sc.thread_stack_kib * 1024);

@@ -54,6 +54,9 @@ void ChatService::answer_error(http::Call& call, http::ApiError error, Outcome& 
   outcome.row.error_code = error.code;
   if (error.status == 413) call.response.setKeepAlive(false);  // the unread body cannot be skipped safely
   call.send_error(error);
+  if (error.status == 413) {
+    http::drain_body(call.request, 64u << 20, std::chrono::seconds(5));
+  }
 }
 
 void ChatService::handle(http::Call& call, const auth::Principal& principal) {

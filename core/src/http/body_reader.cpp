@@ -31,4 +31,17 @@ std::variant<std::string, ApiError> read_body(Poco::Net::HTTPServerRequest& requ
   return body;
 }
 
+void drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time) {
+  const auto deadline = std::chrono::steady_clock::now() + max_time;
+  std::istream& in = request.stream();
+  char buffer[16384];
+  std::size_t drained = 0;
+  while (in && drained < max_bytes && std::chrono::steady_clock::now() < deadline) {
+    in.read(buffer, sizeof buffer);
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (n == 0) break;
+    drained += n;
+  }
+}
+
 }  // namespace modelgw::http

@@ -38,7 +38,9 @@ BodyView inspect(std::string_view body) {
   return v;
 }
 
-bool has_message(const BodyView& b) { return b.vendor && !b.vendor->message.empty(); }
+bool has_message(const BodyView& b) {
+  return b.vendor && !b.vendor->message.empty();
+}
 
 // The vendor's Content-Type reduced to its media type, printable token bytes
 // only: it is vendor-controlled text going into a client's message.
@@ -76,8 +78,8 @@ bool is_unsupported_parameter(const VendorError& v) {
   return v.code == "unsupported_parameter" || v.code == "unsupported_value";
 }
 
-MappedError map_rejected(const ErrorContext& ctx, int32_t status, const BodyView& b, const mgw_header* headers,
-                         std::size_t count) {
+MappedError map_rejected(const ErrorContext& ctx, int32_t status, const BodyView& b,
+                         const mgw_header* headers, std::size_t count) {
   MappedError e;
   e.retryable = false;
   if (b.vendor) e.param = vendor_text(b.vendor->param, ctx.api_key, kParamLimit);
@@ -95,7 +97,8 @@ MappedError map_rejected(const ErrorContext& ctx, int32_t status, const BodyView
   if (has_message(b)) {
     e.message = std::string(kRejectedPrefix) + vendor_text(b.vendor->message, ctx.api_key);
   } else {
-    e.message = "upstream rejected the request (HTTP " + std::to_string(status) + body_shape(b, headers, count) + ")";
+    e.message =
+        "upstream rejected the request (HTTP " + std::to_string(status) + body_shape(b, headers, count) + ")";
   }
   return e;
 }
@@ -110,14 +113,19 @@ std::string seconds_text(int64_t ms) {
 MappedError map_http_error(const ErrorContext& ctx, int32_t status, const mgw_header* headers,
                            std::size_t count, std::string_view body) {
   // Rows that never look at the body come first: no parse, nothing to leak.
-  if (status == 401 || status == 403) return MappedError{502, kProviderFailed, std::string(kCredentialsMessage), {}, false};
+  if (status == 401 || status == 403)
+    return MappedError{502, kProviderFailed, std::string(kCredentialsMessage), {}, false};
   if (status == 404) {
-    return MappedError{502, kProviderFailed,
-                       "the upstream provider does not know model '" + std::string(ctx.upstream_model) + "'", {}, false};
+    return MappedError{502,
+                       kProviderFailed,
+                       "the upstream provider does not know model '" + std::string(ctx.upstream_model) + "'",
+                       {},
+                       false};
   }
   const int64_t retry_ms = retry_after_ms(headers, count, ctx.now_unix_ms);
   if (status == 408) {
-    return MappedError{504, kProviderTimeout, "the upstream provider timed out (HTTP 408)", {}, true, retry_ms};
+    return MappedError{504,  kProviderTimeout, "the upstream provider timed out (HTTP 408)", {},
+                       true, retry_ms};
   }
 
   const BodyView b = inspect(body);
@@ -138,7 +146,8 @@ MappedError map_http_error(const ErrorContext& ctx, int32_t status, const mgw_he
   } else {
     message += body_shape(b, headers, count);
   }
-  return MappedError{502, kProviderFailed, std::move(message), {}, server_error, server_error ? retry_ms : -1};
+  return MappedError{502, kProviderFailed, std::move(message),
+                     {},  server_error,    server_error ? retry_ms : -1};
 }
 
 MappedError provider_failed(std::string message, bool retryable) {

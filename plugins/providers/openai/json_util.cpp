@@ -35,7 +35,9 @@ Json parse_vendor_json(std::string_view text) {
   return Json::parse(text.begin(), text.end(), /*cb=*/nullptr, /*allow_exceptions=*/false);
 }
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+std::string dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 std::string_view string_member(const Json& j, std::string_view key) noexcept {
   if (!j.is_object()) return {};

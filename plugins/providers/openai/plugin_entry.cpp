@@ -41,8 +41,10 @@ void log_exception(const mgw_host_api* host, std::string_view hook) noexcept {
   }
 }
 
+// Retryable, as spec §7.2 says of a 500: the failure (e.g. out of memory) is
+// not a property of the request.
 void fail_internal(const mgw_response_sink* out) noexcept {
-  fail(out, 500, kInternalError, "the openai provider plugin failed unexpectedly");
+  fail(out, 500, kInternalError, "the openai provider plugin failed unexpectedly", {}, /*retryable=*/true);
 }
 
 ErrorContext error_context(const mgw_provider& p, const mgw_call_context& call, int32_t status) {
@@ -67,8 +69,9 @@ mgw_status on_provider_new(const mgw_host_api* host, mgw_str config_json, mgw_pr
     }
     // Say how requests are authenticated, never with what.
     log(host, MGW_LOG_INFO,
-        config->api_key.empty() ? "openai provider: no api_key configured, requests carry no Authorization header"
-                                : "openai provider: requests authenticate with the configured api_key");
+        config->api_key.empty()
+            ? "openai provider: no api_key configured, requests carry no Authorization header"
+            : "openai provider: requests authenticate with the configured api_key");
     *out = new mgw_provider{std::move(*config), host};
     return MGW_OK;
   } catch (...) {
@@ -78,7 +81,9 @@ mgw_status on_provider_new(const mgw_host_api* host, mgw_str config_json, mgw_pr
   }
 }
 
-void on_provider_destroy(mgw_provider* provider) { delete provider; }
+void on_provider_destroy(mgw_provider* provider) {
+  delete provider;
+}
 
 mgw_status on_build_request(mgw_provider* provider, const mgw_call_context* call, mgw_str request_json,
                             const mgw_request_sink* out, const mgw_response_sink* error) {
@@ -146,7 +151,9 @@ mgw_status on_stream_end(mgw_provider_stream* stream, const mgw_response_sink* o
   }
 }
 
-void on_stream_destroy(mgw_provider_stream* stream) { delete stream; }
+void on_stream_destroy(mgw_provider_stream* stream) {
+  delete stream;
+}
 
 constexpr mgw_provider_hooks kHooks = {
     sizeof(mgw_provider_hooks), &on_provider_new, &on_provider_destroy, &on_build_request,

@@ -85,7 +85,7 @@ bool read_extra_headers(const Json& cfg, ProviderConfig& out, std::string& error
       return false;
     }
     if (iequals(name, "Accept")) out.custom_accept = true;
-    out.headers.push_back(HeaderLine{name, value.get<std::string>()});
+    set_header(out.headers, name, value.get<std::string>());
   }
   return true;
 }
@@ -106,7 +106,8 @@ std::optional<ProviderConfig> parse_config(std::string_view json, std::string& e
   ProviderConfig out;
   std::string organization;
   std::string project;
-  if (!read_string(cfg, "api_key", out.api_key, error) || !read_string(cfg, "organization", organization, error) ||
+  if (!read_string(cfg, "api_key", out.api_key, error) ||
+      !read_string(cfg, "organization", organization, error) ||
       !read_string(cfg, "project", project, error)) {
     return std::nullopt;
   }
@@ -120,7 +121,8 @@ std::optional<ProviderConfig> parse_config(std::string_view json, std::string& e
 
   if (!out.api_key.empty()) out.headers.push_back(HeaderLine{"Authorization", "Bearer " + out.api_key});
   out.headers.push_back(HeaderLine{"Content-Type", "application/json"});
-  if (!organization.empty()) out.headers.push_back(HeaderLine{"OpenAI-Organization", std::move(organization)});
+  if (!organization.empty())
+    out.headers.push_back(HeaderLine{"OpenAI-Organization", std::move(organization)});
   if (!project.empty()) out.headers.push_back(HeaderLine{"OpenAI-Project", std::move(project)});
   if (!read_extra_headers(cfg, out, error)) return std::nullopt;
   return out;

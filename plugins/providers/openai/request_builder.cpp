@@ -39,8 +39,9 @@ void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
 
 }  // namespace
 
-mgw_status build_request(const ProviderConfig& config, const mgw_call_context& ctx, std::string_view client_body,
-                         const mgw_request_sink& out, const mgw_response_sink* error) {
+mgw_status build_request(const ProviderConfig& config, const mgw_call_context& ctx,
+                         std::string_view client_body, const mgw_request_sink& out,
+                         const mgw_response_sink* error) {
   // The host promises a JSON object at most 64 deep with model and messages,
   // so no depth check here; a broken promise is still refused, not trusted.
   Json body = Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);

@@ -13,7 +13,8 @@ namespace mgw::openai {
 // upstream model, the gateway's own fields dropped and, for streams, usage
 // requested. Emits through `out`; refuses through `error` and returns
 // MGW_INVALID_ARGUMENT when the body cannot go upstream.
-mgw_status build_request(const ProviderConfig& config, const mgw_call_context& call, std::string_view client_body,
-                         const mgw_request_sink& out, const mgw_response_sink* error);
+mgw_status build_request(const ProviderConfig& config, const mgw_call_context& call,
+                         std::string_view client_body, const mgw_request_sink& out,
+                         const mgw_response_sink* error);
 
 }  // namespace mgw::openai

@@ -13,14 +13,16 @@ namespace {
 // A 2xx the vendor should never send. Retryable: the same call usually gets a
 // proper answer. The message says what was wrong, never the bytes.
 void bad_success(const mgw_response_sink& out, int32_t status, std::string_view what) {
-  emit_error(&out, provider_failed("upstream provider returned HTTP " + std::to_string(status) + " " + std::string(what),
-                                   /*retryable=*/true));
+  emit_error(&out, provider_failed(
+                       "upstream provider returned HTTP " + std::to_string(status) + " " + std::string(what),
+                       /*retryable=*/true));
 }
 
 }  // namespace
 
-void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t status, const mgw_header* headers,
-                  std::size_t header_count, std::string_view body, const mgw_response_sink& out) {
+void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t status,
+                  const mgw_header* headers, std::size_t header_count, std::string_view body,
+                  const mgw_response_sink& out) {
   if (status < 200 || status > 299) {
     emit_error(&out, map_http_error(ctx, status, headers, header_count, body));
     return;
@@ -35,7 +37,8 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
     return;
   }
   auto choices = doc.find("choices");
-  if (choices == doc.end() || !choices->is_array()) return bad_success(out, status, "without a \"choices\" array");
+  if (choices == doc.end() || !choices->is_array())
+    return bad_success(out, status, "without a \"choices\" array");
 
   doc["model"] = view(call.alias);
   doc.erase("request_id");  // the host writes the gateway's own

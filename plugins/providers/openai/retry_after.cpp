@@ -11,8 +11,12 @@ namespace {
 // from overflow whatever digits the vendor sends.
 constexpr int64_t kMaxDelayMs = 1'000'000'000'000;
 
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 // Non-negative decimal, optionally with a fraction ("1.5"), scaled by `unit`
 // and rounded up, saturating at kMaxDelayMs.

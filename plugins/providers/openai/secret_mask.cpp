@@ -12,8 +12,8 @@ constexpr std::string_view kMask = "***";
 // Characters keys are made of; '*' too, because vendors echo half-masked keys
 // ("sk-proj-****abcd") and the tail must go with the rest.
 bool is_key_char(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '_' || c == '*';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+         c == '*';
 }
 
 bool starts_with(std::string_view s, std::string_view prefix) noexcept {

@@ -40,7 +40,8 @@ void StreamDecoder::end(const mgw_response_sink& out) {
 void StreamDecoder::fail_internal(const mgw_response_sink& out) noexcept {
   if (state_ == State::failed) return;
   state_ = State::failed;
-  mgw::fail(&out, 500, kInternalError, "the openai provider plugin failed while decoding the stream");
+  mgw::fail(&out, 500, kInternalError, "the openai provider plugin failed while decoding the stream", {},
+            /*retryable=*/!emitted_);
 }
 
 void StreamDecoder::on_event(const SseEvent& event, const mgw_response_sink& out) {
@@ -52,7 +53,8 @@ void StreamDecoder::on_event(const SseEvent& event, const mgw_response_sink& out
   Json doc = parse_vendor_json(event.data);
   if (event.event == "error") {
     // Some compatible servers name the event rather than send {"error": …}.
-    fail(out, with_vendor_message("upstream provider failed during the stream", doc, config_.api_key), !emitted_);
+    fail(out, with_vendor_message("upstream provider failed during the stream", doc, config_.api_key),
+         !emitted_);
     return;
   }
   if (!doc.is_object()) {
@@ -60,7 +62,8 @@ void StreamDecoder::on_event(const SseEvent& event, const mgw_response_sink& out
     return;
   }
   if (auto err = doc.find("error"); err != doc.end() && !err->is_null()) {
-    fail(out, with_vendor_message("upstream provider failed during the stream", doc, config_.api_key), !emitted_);
+    fail(out, with_vendor_message("upstream provider failed during the stream", doc, config_.api_key),
+         !emitted_);
     return;
   }
   on_chunk(doc, out);
@@ -81,8 +84,9 @@ void StreamDecoder::on_chunk(Json& chunk, const mgw_response_sink& out) {
     if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &usage);
   }
   generated_bytes_ += choices_generated_bytes(chunk, "delta");
-  if (out.callback_chunk != nullptr) out.callback_chunk(out.host_data, str(dump(chunk)));
-  emitted_ = true;
+  std::string bytes = dump(chunk);
+  emitted_ = true;  // set first: a host callback that throws may still have sent it
+  if (out.callback_chunk != nullptr) out.callback_chunk(out.host_data, str(bytes));
 }
 
 void StreamDecoder::fail(const mgw_response_sink& out, std::string message, bool retryable) {

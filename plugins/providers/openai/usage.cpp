@@ -14,8 +14,9 @@ int64_t count_member(const Json& usage, std::string_view key, bool& present) noe
   if (!present) return 0;
   if (it->is_number_unsigned()) {
     const auto v = it->get<uint64_t>();
-    return v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ? std::numeric_limits<int64_t>::max()
-                                                                           : static_cast<int64_t>(v);
+    return v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+               ? std::numeric_limits<int64_t>::max()
+               : static_cast<int64_t>(v);
   }
   if (it->is_number_integer()) return std::max<int64_t>(0, it->get<int64_t>());
   const double d = it->get<double>();

@@ -381,7 +381,8 @@ typedef struct mgw_usage_query {
   mgw_str request_id;
   int64_t since_unix_ms; /* inclusive */
   int64_t until_unix_ms; /* exclusive */
-  int64_t limit;         /* at most this many, newest first; 0 means 100 */
+  int64_t limit;         /* at most this many, newest first; 0 means 100; capped at 1000;
+                            negative is MGW_INVALID_ARGUMENT */
 } mgw_usage_query;
 
 /* Where rows go. THREADING: call only during the hook it was passed to. */
@@ -398,7 +399,8 @@ typedef struct mgw_row_sink {
 typedef struct mgw_storage_hooks {
   uint32_t struct_size;
   /* Opens the database named by `config_json` (the storage.options object) and
-   * brings its schema to the plugin's current version. THREADING: main thread. */
+   * brings its schema to the plugin's current version; a database whose schema
+   * is newer than the plugin knows is MGW_UNSUPPORTED. THREADING: main thread. */
   mgw_status (*on_storage_open)(const mgw_host_api* host, mgw_str config_json,
                                 mgw_storage** out, const mgw_text_sink* error);
   void (*on_storage_close)(mgw_storage* storage);
@@ -412,7 +414,8 @@ typedef struct mgw_storage_hooks {
   mgw_status (*on_tenant_list)(mgw_storage* storage, const mgw_row_sink* out,
                                const mgw_text_sink* error);
 
-  /* Stores a key record (id and tenant_name ignored); writes the new id. */
+  /* Stores a key record (id and tenant_name ignored); writes the new id.
+   * MGW_INVALID_ARGUMENT for an unknown tenant_id. */
   mgw_status (*on_api_key_create)(mgw_storage* storage, const mgw_api_key_record* key,
                                   int64_t* out_id, const mgw_text_sink* error);
   /* MGW_NOT_FOUND when no key has this hash; otherwise one callback_api_key,
@@ -427,7 +430,10 @@ typedef struct mgw_storage_hooks {
   mgw_status (*on_api_key_revoke)(mgw_storage* storage, int64_t key_id, int64_t now_unix_ms,
                                   const mgw_text_sink* error);
 
-  /* Writes `count` records in one transaction: all or none. */
+  /* Writes `count` records in one transaction: all or none. The records lie
+   * records[0].struct_size bytes apart (the host's sizeof, which a newer host
+   * may have grown): step through the array with that stride, never with the
+   * plugin's own sizeof. */
   mgw_status (*on_usage_insert)(mgw_storage* storage, const mgw_usage_record* records,
                                 size_t count, const mgw_text_sink* error);
   mgw_status (*on_usage_query)(mgw_storage* storage, const mgw_usage_query* query,

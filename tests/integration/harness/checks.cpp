@@ -33,7 +33,8 @@ bool is_request_id(const std::string& id) {
   }
   if (e["type"] != type) return fail("expected error.type '" + type + "'");
   if (e["code"] != code) return fail("expected error.code '" + code + "'");
-  if (!e["message"].is_string() || e["message"].get<std::string>().empty()) return fail("error.message is empty");
+  if (!e["message"].is_string() || e["message"].get<std::string>().empty())
+    return fail("error.message is empty");
   if (param) {
     if (e["param"] != *param) return fail("expected error.param '" + *param + "'");
   } else if (!e["param"].is_null()) {
@@ -43,7 +44,9 @@ bool is_request_id(const std::string& id) {
   return ::testing::AssertionSuccess();
 }
 
-json user_messages(const std::string& user_text) { return json::array({{{"role", "user"}, {"content", user_text}}}); }
+json user_messages(const std::string& user_text) {
+  return json::array({{{"role", "user"}, {"content", user_text}}});
+}
 
 std::string chat_body(const std::string& model, const std::string& user_text, bool stream) {
   json body = {{"model", model}, {"messages", user_messages(user_text)}};
@@ -61,7 +64,8 @@ std::string text_of(const json& m) {
   std::string out;
   bool first = true;
   for (const auto& part : *c) {
-    if (part.is_object() && part.value("type", "") == "text" && part.contains("text") && part["text"].is_string()) {
+    if (part.is_object() && part.value("type", "") == "text" && part.contains("text") &&
+        part["text"].is_string()) {
       if (!first) out += ' ';
       out += part["text"].get<std::string>();
       first = false;
@@ -93,7 +97,8 @@ json fake_usage(const json& messages, const std::string& reply) {
   std::int64_t prompt = 0;
   for (const auto& m : messages) prompt += 4 + static_cast<std::int64_t>((text_of(m).size() + 3) / 4);
   const auto completion = static_cast<std::int64_t>(words(reply).size());
-  return {{"prompt_tokens", prompt}, {"completion_tokens", completion}, {"total_tokens", prompt + completion}};
+  return {
+      {"prompt_tokens", prompt}, {"completion_tokens", completion}, {"total_tokens", prompt + completion}};
 }
 
 StreamSummary summarize(const std::vector<SseEvent>& events) {
@@ -112,7 +117,8 @@ StreamSummary summarize(const std::vector<SseEvent>& events) {
     s.raw.push_back(data);
     if (chunk.contains("error")) s.error = chunk;
     if (chunk.contains("choices") && chunk["choices"].is_array()) {
-      if (chunk["choices"].empty() && chunk.contains("usage") && chunk["usage"].is_object()) s.usage_chunk = chunk;
+      if (chunk["choices"].empty() && chunk.contains("usage") && chunk["usage"].is_object())
+        s.usage_chunk = chunk;
       for (const auto& choice : chunk["choices"]) {
         const auto delta = choice.find("delta");
         if (delta == choice.end() || !delta->is_object()) continue;

@@ -23,7 +23,8 @@ bool is_request_id(const std::string& id);
 // message, param, request_id}} and nothing else at the top, request_id equal
 // to X-Request-Id and well formed. `param` nullopt means it must be null.
 ::testing::AssertionResult IsApiError(const HttpResponse& response, int status, const std::string& type,
-                                      const std::string& code, const std::optional<std::string>& param = std::nullopt);
+                                      const std::string& code,
+                                      const std::optional<std::string>& param = std::nullopt);
 
 // {"model": model, "messages": [{"role":"user","content": text}], "stream": stream}
 std::string chat_body(const std::string& model, const std::string& user_text, bool stream = false);
@@ -35,13 +36,13 @@ json fake_usage(const json& messages, const std::string& reply);
 
 // What a relayed stream amounted to.
 struct StreamSummary {
-  std::vector<json> chunks;         // every data event but [DONE], parsed
-  std::vector<std::string> raw;     // the same, as sent
-  std::vector<std::string> deltas;  // non-empty delta.content values, in order
+  std::vector<json> chunks;                      // every data event but [DONE], parsed
+  std::vector<std::string> raw;                  // the same, as sent
+  std::vector<std::string> deltas;               // non-empty delta.content values, in order
   std::vector<std::size_t> content_event_index;  // event index of each delta
-  std::string content;              // deltas joined
-  std::optional<json> usage_chunk;  // the chunk with "choices": [] and usage
-  std::optional<json> error;        // a data: {"error":...} event
+  std::string content;                           // deltas joined
+  std::optional<json> usage_chunk;               // the chunk with "choices": [] and usage
+  std::optional<json> error;                     // a data: {"error":...} event
   bool all_json = true;
   bool done_last = false;  // the last event is exactly [DONE]
   int done_count = 0;

@@ -9,9 +9,9 @@ namespace it {
 using namespace std::chrono_literals;
 
 FakeUpstream::FakeUpstream(const std::string& api_key) {
-  process_ = std::make_unique<ChildProcess>(FAKE_UPSTREAM_BIN,
-                                            std::vector<std::string>{"--port", "0", "--api-key", api_key,
-                                                                     "--threads", "64", "--log-size", "1000"});
+  process_ = std::make_unique<ChildProcess>(
+      FAKE_UPSTREAM_BIN,
+      std::vector<std::string>{"--port", "0", "--api-key", api_key, "--threads", "64", "--log-size", "1000"});
   const auto& out = process_->stdout_drain();
   if (!out.wait_for("\n", 20s)) {
     process_->stop(2s);
@@ -26,9 +26,13 @@ FakeUpstream::FakeUpstream(const std::string& api_key) {
   port_ = std::stoi(line.substr(prefix.size()));
 }
 
-FakeUpstream::~FakeUpstream() { stop(); }
+FakeUpstream::~FakeUpstream() {
+  stop();
+}
 
-int FakeUpstream::stop() { return process_ ? process_->stop(5s) : -1; }
+int FakeUpstream::stop() {
+  return process_ ? process_->stop(5s) : -1;
+}
 
 nlohmann::json FakeUpstream::requests() const {
   auto r = http_get(port_, "/_fake/requests");

@@ -28,6 +28,7 @@ std::vector<CatalogEntry> standard_catalog() {
       {"err-503", "openai", "gpt-4o-mini+status=503"},
       {"err-401", "openai", "gpt-4o-mini+status=401"},
       {"slow-first-byte", "openai", "gpt-4o-mini+delay_ms=3000"},
+      {"late-answer", "openai", "gpt-4o-mini+delay_ms=2100"},  // answers 600 ms after the timeout
       {"cut-2", "openai", "gpt-4o-mini+cut_after=2"},
       {"split", "openai", "gpt-4o-mini+split"},
       {"html", "openai", "gpt-4o-mini+html"},
@@ -48,7 +49,9 @@ int free_port() {
   return port;
 }
 
-Env gateway_env() { return Env{{"FAKE_KEY", kProviderKey}}; }
+Env gateway_env() {
+  return Env{{"FAKE_KEY", kProviderKey}};
+}
 
 namespace {
 
@@ -137,7 +140,8 @@ RunResult Gateway::cli(std::vector<std::string> args) const {
 void Gateway::create_tenant(const std::string& name) const {
   auto r = cli({"tenants", "create", name});
   if (r.exit_code != 0) {
-    throw std::runtime_error("tenants create " + name + " exited " + std::to_string(r.exit_code) + ": " + r.err);
+    throw std::runtime_error("tenants create " + name + " exited " + std::to_string(r.exit_code) + ": " +
+                             r.err);
   }
 }
 
@@ -162,13 +166,20 @@ Gateway::Key Gateway::create_key(const std::string& tenant, const std::string& s
 
 void Gateway::start() {
   if (serve_) throw std::logic_error("gateway already started");
-  serve_ = std::make_unique<ChildProcess>(MODELGW_BIN,
-                                          std::vector<std::string>{"serve", "--config", config_path_},
-                                          gateway_env(), log_path());
-  const std::string ready = "modelgw listening on http://127.0.0.1:" + std::to_string(port_);
-  if (!serve_->stderr_drain().wait_for(ready, 30s)) {
+  // The port was free when chosen; if something took it since, choose again.
+  for (int attempt = 1;; ++attempt) {
+    serve_ = std::make_unique<ChildProcess>(
+        MODELGW_BIN, std::vector<std::string>{"serve", "--config", config_path_}, gateway_env(), log_path());
+    const std::string ready = "modelgw listening on http://127.0.0.1:" + std::to_string(port_);
+    if (serve_->stderr_drain().wait_for(ready, 30s)) break;
     const std::string log = serve_->err();
     serve_->stop(2s);
+    serve_.reset();
+    if (attempt < 3 && log.find("cannot listen on") != std::string::npos) {
+      port_ = free_port();
+      write_config(render_config(options_, dir_, port_, dead_port_));
+      continue;
+    }
     throw std::runtime_error("modelgw serve did not report '" + ready + "'; stderr:\n" + log);
   }
   for (int attempt = 0; attempt < 200; ++attempt) {
@@ -185,7 +196,9 @@ void Gateway::start() {
   throw std::runtime_error("modelgw /healthz never answered 200; stderr:\n" + log);
 }
 
-bool Gateway::running() { return serve_ && !serve_->try_wait(); }
+bool Gateway::running() {
+  return serve_ && !serve_->try_wait();
+}
 
 void Gateway::send_signal(int sig) const {
   if (serve_) serve_->send_signal(sig);
@@ -196,9 +209,13 @@ std::optional<int> Gateway::wait_exit(std::chrono::milliseconds timeout) {
   return serve_->wait_exit(timeout);
 }
 
-int Gateway::stop(std::chrono::milliseconds grace) { return serve_ ? serve_->stop(grace) : -1; }
+int Gateway::stop(std::chrono::milliseconds grace) {
+  return serve_ ? serve_->stop(grace) : -1;
+}
 
-std::string Gateway::log() const { return serve_ ? serve_->err() : std::string(); }
+std::string Gateway::log() const {
+  return serve_ ? serve_->err() : std::string();
+}
 
 bool Gateway::wait_log(const std::string& needle, std::chrono::milliseconds timeout) const {
   return serve_ && serve_->stderr_drain().wait_for(needle, timeout);

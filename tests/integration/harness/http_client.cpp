@@ -4,18 +4,23 @@
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/NetException.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/StreamSocket.h>
 #include <Poco/StreamCopier.h>
 
 #include <algorithm>
 #include <cctype>
 #include <istream>
 #include <sstream>
+#include <thread>
 
 namespace it {
 namespace {
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -50,20 +55,26 @@ void send(Poco::Net::HTTPClientSession& session, const HttpRequest& request) {
     req.setContentLength(static_cast<std::streamsize>(request.body.size()));
   }
   std::ostream& out = session.sendRequest(req);
+  out.flush();
+  if (request.delay_before_body.count() > 0) std::this_thread::sleep_for(request.delay_before_body);
   if (has_body) out.write(request.body.data(), static_cast<std::streamsize>(request.body.size()));
   out.flush();
 }
 
 }  // namespace
 
-std::string HttpResponse::header(const std::string& name) const { return find_header(headers, name); }
+std::string HttpResponse::header(const std::string& name) const {
+  return find_header(headers, name);
+}
 
 bool HttpResponse::has_header(const std::string& name) const {
   const std::string want = lower(name);
   return std::any_of(headers.begin(), headers.end(), [&](const auto& h) { return h.first == want; });
 }
 
-nlohmann::json HttpResponse::json() const { return nlohmann::json::parse(body, nullptr, false); }
+nlohmann::json HttpResponse::json() const {
+  return nlohmann::json::parse(body, nullptr, false);
+}
 
 HttpResponse http_call(int port, const HttpRequest& request) {
   auto session = open_session(port, request.timeout);
@@ -76,6 +87,52 @@ HttpResponse http_call(int port, const HttpRequest& request) {
   std::ostringstream body;
   Poco::StreamCopier::copyStream(in, body);
   out.body = body.str();
+  return out;
+}
+
+HttpResponse raw_http(int port, const std::string& raw, std::chrono::milliseconds timeout) {
+  Poco::Net::StreamSocket socket;
+  socket.connect(Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(port)),
+                 Poco::Timespan(5, 0));
+  socket.setReceiveTimeout(Poco::Timespan(0, 100'000));
+  try {
+    socket.sendBytes(raw.data(), static_cast<int>(raw.size()));
+  } catch (const Poco::Exception&) {
+    // The server may answer and close before it has read everything.
+  }
+  std::string bytes;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  char buffer[16384];
+  while (std::chrono::steady_clock::now() < deadline && bytes.size() < (16u << 20)) {
+    try {
+      const int n = socket.receiveBytes(buffer, sizeof buffer);
+      if (n <= 0) break;
+      bytes.append(buffer, static_cast<std::size_t>(n));
+    } catch (const Poco::TimeoutException&) {
+    } catch (const Poco::Exception&) {
+      break;  // reset after the answer
+    }
+  }
+  HttpResponse out;
+  const auto head_end = bytes.find("\r\n\r\n");
+  if (head_end == std::string::npos || bytes.compare(0, 9, "HTTP/1.1 ") != 0) return out;
+  out.status = std::stoi(bytes.substr(9, 3));
+  std::size_t pos = bytes.find("\r\n") + 2;
+  while (pos < head_end) {
+    const auto end = bytes.find("\r\n", pos);
+    const std::string line = bytes.substr(pos, end - pos);
+    const auto colon = line.find(':');
+    if (colon != std::string::npos) {
+      std::string value = line.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(' '));
+      out.headers.emplace_back(lower(line.substr(0, colon)), value);
+    }
+    pos = end + 2;
+  }
+  out.body = bytes.substr(head_end + 4);
+  if (const std::string length = out.header("content-length"); !length.empty()) {
+    out.body.resize(std::min(out.body.size(), static_cast<std::size_t>(std::stoul(length))));
+  }
   return out;
 }
 
@@ -112,7 +169,9 @@ SseStream::SseStream(int port, const std::string& api_key, const std::string& bo
 
 SseStream::~SseStream() = default;
 
-std::string SseStream::header(const std::string& name) const { return find_header(headers_, name); }
+std::string SseStream::header(const std::string& name) const {
+  return find_header(headers_, name);
+}
 
 std::optional<SseEvent> SseStream::next() {
   if (ended_) return std::nullopt;
@@ -170,7 +229,9 @@ std::string SseStream::rest() {
   return body.str();
 }
 
-std::string SseResult::header(const std::string& name) const { return find_header(headers, name); }
+std::string SseResult::header(const std::string& name) const {
+  return find_header(headers, name);
+}
 
 SseResult stream_chat(int port, const std::string& api_key, const std::string& body, std::size_t max_events) {
   SseStream stream(port, api_key, body);

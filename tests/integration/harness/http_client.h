@@ -27,6 +27,8 @@ struct HttpRequest {
   Headers headers;  // sent as given, e.g. {"Authorization", "Bearer ..."}
   bool json_content_type = true;
   std::chrono::milliseconds timeout{20000};
+  // Sends the headers, waits this long, then the body: a slow uploader.
+  std::chrono::milliseconds delay_before_body{0};
 };
 
 struct HttpResponse {
@@ -41,11 +43,15 @@ struct HttpResponse {
 
 HttpResponse http_call(int port, const HttpRequest& request);
 HttpResponse http_get(int port, const std::string& path, const std::string& api_key = {});
+// Writes `raw` (a whole HTTP/1.1 request) in one go, then reads until the
+// server closes (or a reset after its answer), and parses the answer.
+HttpResponse raw_http(int port, const std::string& raw,
+                      std::chrono::milliseconds timeout = std::chrono::milliseconds(20000));
 // POST /v1/chat/completions with "Authorization: Bearer <api_key>" (none if empty).
 HttpResponse post_chat(int port, const std::string& api_key, const std::string& body);
 
 struct SseEvent {
-  std::string data;               // the data: lines, joined
+  std::string data;                // the data: lines, joined
   std::chrono::microseconds at{};  // since the request was sent
 };
 

@@ -51,16 +51,18 @@ std::int64_t unix_ms_now() {
 
 std::vector<UsageRecord> UsageDb::records_for(const std::string& request_id) const {
   auto db = open_read_only(path_);
-  auto st = prepare(db.get(),
-                    "SELECT request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, "
-                    "completion_tokens, total_tokens, http_status, error_code, latency_us, ttft_us, streamed, "
-                    "created_unix_ms FROM usage_records WHERE request_id = ?1 ORDER BY id");
+  auto st =
+      prepare(db.get(),
+              "SELECT request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, "
+              "completion_tokens, total_tokens, http_status, error_code, latency_us, ttft_us, streamed, "
+              "created_unix_ms FROM usage_records WHERE request_id = ?1 ORDER BY id");
   sqlite3_bind_text(st.get(), 1, request_id.c_str(), static_cast<int>(request_id.size()), SQLITE_TRANSIENT);
   std::vector<UsageRecord> out;
   while (true) {
     const int rc = sqlite3_step(st.get());
     if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) throw std::runtime_error(std::string("usage query failed: ") + sqlite3_errmsg(db.get()));
+    if (rc != SQLITE_ROW)
+      throw std::runtime_error(std::string("usage query failed: ") + sqlite3_errmsg(db.get()));
     UsageRecord r;
     r.request_id = text_column(st.get(), 0);
     r.tenant_id = sqlite3_column_int64(st.get(), 1);
@@ -97,7 +99,8 @@ std::optional<std::int64_t> UsageDb::tenant_id(const std::string& name) const {
   return sqlite3_column_int64(st.get(), 0);
 }
 
-std::optional<UsageRecord> UsageDb::wait_for(const std::string& request_id, std::chrono::milliseconds timeout) const {
+std::optional<UsageRecord> UsageDb::wait_for(const std::string& request_id,
+                                             std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     auto rows = records_for(request_id);

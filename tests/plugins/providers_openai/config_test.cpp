@@ -43,7 +43,8 @@ TEST(Config, RefusesHeaderInjectionWithoutEchoingTheValue) {
   expect_refused(R"({"headers": {"X-Foo": "a\r\nX-Evil: 1"}})",
                  "headers.X-Foo: must not contain control characters such as line breaks");
   expect_refused(R"({"headers": {"Bad Name": "1"}})", "headers: 'Bad Name' is not a valid header name");
-  expect_refused(R"({"organization": "org-1\n"})", "organization: must not contain control characters such as line breaks");
+  expect_refused(R"({"organization": "org-1\n"})",
+                 "organization: must not contain control characters such as line breaks");
 }
 
 TEST(Config, RefusesHeadersTheHostOwns) {

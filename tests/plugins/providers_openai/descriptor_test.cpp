@@ -59,7 +59,9 @@ TEST(Descriptor, AcceptsAnotherAbiMinor) {
   EXPECT_NE(plugin_entry()(&other), nullptr);
 }
 
-TEST(Descriptor, RefusesANullHost) { EXPECT_EQ(plugin_entry()(nullptr), nullptr); }
+TEST(Descriptor, RefusesANullHost) {
+  EXPECT_EQ(plugin_entry()(nullptr), nullptr);
+}
 
 // The names the dynamic linker can resolve in an ELF64 file: defined,
 // non-local entries of .dynsym. (Boost's library_info reads .symtab instead,

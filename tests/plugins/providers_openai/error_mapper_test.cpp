@@ -25,7 +25,8 @@ TEST(ErrorMap, ContextLengthCodeIs422WithTheVendorsMessage) {
   EXPECT_EQ(e.http_status, 422);
   EXPECT_EQ(e.code, "context_length_exceeded");
   EXPECT_EQ(e.message,
-            "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. "
+            "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 "
+            "tokens. "
             "Please reduce the length of the messages.");
   EXPECT_EQ(e.param, "messages");
   EXPECT_FALSE(e.retryable);
@@ -45,7 +46,8 @@ TEST(ErrorMap, Other400IsInvalidParameterWithTheVendorsParam) {
   EXPECT_EQ(e.http_status, 400);
   EXPECT_EQ(e.code, "invalid_parameter");
   EXPECT_EQ(e.message,
-            "upstream rejected the request: Invalid 'temperature': decimal above maximum value. Expected a value <= "
+            "upstream rejected the request: Invalid 'temperature': decimal above maximum value. Expected a "
+            "value <= "
             "2, but got 3.5 instead.");
   EXPECT_EQ(e.param, "temperature");
   EXPECT_FALSE(e.retryable);
@@ -55,7 +57,8 @@ TEST(ErrorMap, Upstream422IsInvalidParameter) {
   const auto e = error_for(422, fixture("error_422_openai_style.json"));
   EXPECT_EQ(e.http_status, 400);
   EXPECT_EQ(e.code, "invalid_parameter");
-  EXPECT_EQ(e.message, "upstream rejected the request: 'tool_choice' is only allowed when 'tools' are specified.");
+  EXPECT_EQ(e.message,
+            "upstream rejected the request: 'tool_choice' is only allowed when 'tools' are specified.");
   EXPECT_EQ(e.param, "tool_choice");
   EXPECT_FALSE(e.retryable);
 }
@@ -72,7 +75,8 @@ TEST(ErrorMap, UnsupportedParameterIs422UnsupportedParameter) {
   const auto e = error_for(400, fixture("error_400_unsupported_value.json"));
   EXPECT_EQ(e.http_status, 422);
   EXPECT_EQ(e.code, "unsupported_parameter");
-  EXPECT_EQ(e.message.rfind("upstream rejected the request: Unsupported value: 'temperature'", 0), 0u) << e.message;
+  EXPECT_EQ(e.message.rfind("upstream rejected the request: Unsupported value: 'temperature'", 0), 0u)
+      << e.message;
   EXPECT_EQ(e.param, "temperature");
   EXPECT_FALSE(e.retryable);
 }
@@ -81,9 +85,10 @@ TEST(ErrorMap, Unauthorized401NeverPassesOnTheVendorsText) {
   const auto e = error_for(401, fixture("error_401_invalid_api_key.json"));
   EXPECT_EQ(e.http_status, 502);
   EXPECT_EQ(e.code, "provider_failed");
-  EXPECT_EQ(e.message,
-            "the upstream provider rejected the gateway's credentials; the operator must check the provider's "
-            "api_key");
+  EXPECT_EQ(
+      e.message,
+      "the upstream provider rejected the gateway's credentials; the operator must check the provider's "
+      "api_key");
   EXPECT_EQ(e.message.find("Incorrect"), std::string::npos);
   EXPECT_EQ(e.message.find("Xk3q"), std::string::npos);  // the key fragment OpenAI echoes
   EXPECT_FALSE(e.retryable);
@@ -154,7 +159,8 @@ std::string http_date(std::time_t t, const char* format) {
 
 TEST(ErrorMap, RateLimit429ReadsEveryHttpDateForm) {
   const std::time_t in_two_minutes = std::time(nullptr) + 120;
-  for (const char* format : {"%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"}) {
+  for (const char* format :
+       {"%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"}) {
     const std::string date = http_date(in_two_minutes, format);
     const auto e = error_for(429, "", {{"Retry-After", date}});
     EXPECT_GT(e.retry_after_ms, 110000) << date;
@@ -178,7 +184,8 @@ TEST(ErrorMap, ServerError5xxIsRetryableWithTheVendorsMessage) {
   EXPECT_EQ(e.code, "provider_failed");
   EXPECT_TRUE(e.retryable);
   EXPECT_EQ(e.message,
-            "upstream provider returned HTTP 500: The server had an error while processing your request. Sorry about "
+            "upstream provider returned HTTP 500: The server had an error while processing your request. "
+            "Sorry about "
             "that!");
 }
 
@@ -188,7 +195,8 @@ TEST(ErrorMap, ServerError5xxPassesOnRetryAfter) {
 }
 
 TEST(ErrorMap, HtmlBodyIsNamedByItsTypeAndNeverEchoed) {
-  const auto e = error_for(502, fixture("error_502_cloudflare.html"), {{"Content-Type", "text/html; charset=UTF-8"}});
+  const auto e =
+      error_for(502, fixture("error_502_cloudflare.html"), {{"Content-Type", "text/html; charset=UTF-8"}});
   EXPECT_EQ(e.http_status, 502);
   EXPECT_EQ(e.code, "provider_failed");
   EXPECT_TRUE(e.retryable);
@@ -232,7 +240,8 @@ TEST(ErrorMap, LongVendorMessagesAreMaskedAndCutTo300Bytes) {
 TEST(ErrorMap, SkTokensInVendorMessagesAreMasked) {
   const auto e = error_for(400, fixture("error_400_echoes_key.json"));
   EXPECT_EQ(e.message,
-            "upstream rejected the request: Invalid 'messages[1].content': string sk-*** looks like a credential and "
+            "upstream rejected the request: Invalid 'messages[1].content': string sk-*** looks like a "
+            "credential and "
             "was rejected.");
 }
 

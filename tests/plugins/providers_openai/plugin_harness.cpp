@@ -35,7 +35,9 @@ const mgw_plugin_descriptor& descriptor() {
   return *d;
 }
 
-const mgw_provider_hooks& hooks() { return *static_cast<const mgw_provider_hooks*>(descriptor().hooks); }
+const mgw_provider_hooks& hooks() {
+  return *static_cast<const mgw_provider_hooks*>(descriptor().hooks);
+}
 
 std::string fixture(std::string_view name) {
   const std::string path = std::string(MGW_OPENAI_FIXTURES) + "/" + std::string(name);
@@ -85,7 +87,8 @@ std::vector<Json> Recorder::chunks() const {
 Provider::Provider(std::string_view config_json) {
   TextRecorder error;
   const mgw_status st = hooks().on_provider_new(host_.api(), mgw::str(config_json), &provider_, &error.sink);
-  if (st != MGW_OK || provider_ == nullptr) throw std::runtime_error("provider config refused: " + error.text);
+  if (st != MGW_OK || provider_ == nullptr)
+    throw std::runtime_error("provider config refused: " + error.text);
 }
 
 Provider::~Provider() {
@@ -103,7 +106,8 @@ mgw_status Provider::parse(const CallContext& call, int status, std::string_view
   std::vector<mgw_header> raw;
   for (const auto& [n, v] : headers) raw.push_back(mgw_header{mgw::str(n), mgw::str(v)});
   const mgw_call_context ctx = call.get();
-  return hooks().on_parse_response(provider_, &ctx, status, raw.data(), raw.size(), mgw::str(body), &out.sink);
+  return hooks().on_parse_response(provider_, &ctx, status, raw.data(), raw.size(), mgw::str(body),
+                                   &out.sink);
 }
 
 std::pair<mgw_status, std::string> try_config(std::string_view config_json) {
@@ -134,9 +138,13 @@ mgw_status Stream::feed(std::string_view bytes, Recorder& out) {
   return hooks().on_stream_data(stream_, mgw::str(bytes), &out.sink);
 }
 
-mgw_status Stream::end(Recorder& out) { return hooks().on_stream_end(stream_, &out.sink); }
+mgw_status Stream::end(Recorder& out) {
+  return hooks().on_stream_end(stream_, &out.sink);
+}
 
-std::vector<std::string_view> whole(std::string_view s) { return {s}; }
+std::vector<std::string_view> whole(std::string_view s) {
+  return {s};
+}
 
 std::vector<std::string_view> byte_by_byte(std::string_view s) {
   std::vector<std::string_view> out;
@@ -156,8 +164,8 @@ std::vector<std::string_view> random_pieces(std::string_view s, unsigned seed) {
   return out;
 }
 
-void run_stream(const Provider& provider, const CallContext& call, const std::vector<std::string_view>& pieces,
-                Recorder& out) {
+void run_stream(const Provider& provider, const CallContext& call,
+                const std::vector<std::string_view>& pieces, Recorder& out) {
   Stream stream(provider, call);
   for (auto piece : pieces) ASSERT_EQ(stream.feed(piece, out), MGW_OK);
   ASSERT_EQ(stream.end(out), MGW_OK);

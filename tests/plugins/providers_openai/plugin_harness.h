@@ -60,7 +60,8 @@ class Provider {
   mgw_provider* get() const { return provider_; }
   FakeHost& host() { return host_; }
 
-  mgw_status build(const CallContext& call, std::string_view body, RequestRecorder& out, Recorder& error) const;
+  mgw_status build(const CallContext& call, std::string_view body, RequestRecorder& out,
+                   Recorder& error) const;
   mgw_status parse(const CallContext& call, int status, std::string_view body, Recorder& out,
                    const std::vector<std::pair<std::string, std::string>>& headers = {}) const;
 
@@ -93,8 +94,8 @@ std::vector<std::string_view> byte_by_byte(std::string_view s);
 std::vector<std::string_view> random_pieces(std::string_view s, unsigned seed);
 
 // Feeds `pieces` then ends the stream, recording into `out`.
-void run_stream(const Provider& provider, const CallContext& call, const std::vector<std::string_view>& pieces,
-                Recorder& out);
+void run_stream(const Provider& provider, const CallContext& call,
+                const std::vector<std::string_view>& pieces, Recorder& out);
 
 // A streaming call context.
 CallContext stream_call();

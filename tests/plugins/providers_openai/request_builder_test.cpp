@@ -63,13 +63,15 @@ TEST(BuildRequest, ReplacesModelAndKeepsEveryOtherField) {
 
 TEST(BuildRequest, KeepsTheClientsMemberOrderAndNumbers) {
   Provider p;
-  auto b = build(p, CallContext{}, R"({"messages":[],"temperature":0.7,"model":"svc-flash","seed":12345678901234})");
+  auto b = build(p, CallContext{},
+                 R"({"messages":[],"temperature":0.7,"model":"svc-flash","seed":12345678901234})");
   EXPECT_EQ(b->req.body, R"({"messages":[],"temperature":0.7,"model":"test-model","seed":12345678901234})");
 }
 
 TEST(BuildRequest, DropsTheGatewaysRequestId) {
   Provider p;
-  auto b = build(p, CallContext{}, R"({"model":"a","request_id":"req_client","messages":[],"metadata":{"request_id":"keep"}})");
+  auto b = build(p, CallContext{},
+                 R"({"model":"a","request_id":"req_client","messages":[],"metadata":{"request_id":"keep"}})");
   const Json body = Json::parse(b->req.body);
   EXPECT_FALSE(body.contains("request_id"));
   EXPECT_EQ(body["metadata"]["request_id"], "keep");  // only the top-level field is the gateway's
@@ -108,7 +110,8 @@ TEST(BuildRequest, SendsNoAuthorizationWithoutAKey) {
 
 TEST(BuildRequest, ConfiguredHeadersReplaceBuiltInOnes) {
   // e.g. a vendor that wants another scheme; sending two would be ambiguous.
-  Provider p(R"({"api_key":"sk-1234567890","headers":{"authorization":"Basic dXNlcjpwdw==","ACCEPT":"*/*"}})");
+  Provider p(
+      R"({"api_key":"sk-1234567890","headers":{"authorization":"Basic dXNlcjpwdw==","ACCEPT":"*/*"}})");
   auto b = build(p, CallContext{}, kClientBody);
   EXPECT_EQ(header_count(b->req, "Authorization"), 1);
   EXPECT_EQ(b->req.header("Authorization"), "Basic dXNlcjpwdw==");
@@ -128,8 +131,9 @@ TEST(BuildRequest, StreamForcesStreamAndAsksForUsage) {
 
 TEST(BuildRequest, StreamMergesUsageIntoTheClientsStreamOptions) {
   Provider p;
-  auto b = build(p, stream_call(),
-                 R"({"model":"a","messages":[],"stream":false,"stream_options":{"include_usage":false,"include_obfuscation":false}})");
+  auto b = build(
+      p, stream_call(),
+      R"({"model":"a","messages":[],"stream":false,"stream_options":{"include_usage":false,"include_obfuscation":false}})");
   const Json body = Json::parse(b->req.body);
   EXPECT_EQ(body["stream"], true);
   EXPECT_EQ(body["stream_options"], Json::parse(R"({"include_usage":true,"include_obfuscation":false})"));
@@ -155,7 +159,8 @@ TEST(BuildRequest, RefusesStreamOptionsThatAreNotAnObject) {
 TEST(BuildRequest, NonStreamCallNeverAsksForAStream) {
   // The host reads a whole JSON body when call->stream is 0, whatever the body said.
   Provider p;
-  auto b = build(p, CallContext{}, R"({"model":"a","messages":[],"stream":true,"stream_options":{"include_usage":true}})");
+  auto b = build(p, CallContext{},
+                 R"({"model":"a","messages":[],"stream":true,"stream_options":{"include_usage":true}})");
   const Json body = Json::parse(b->req.body);
   EXPECT_FALSE(body.contains("stream"));
   EXPECT_FALSE(body.contains("stream_options"));

@@ -63,8 +63,10 @@ TEST(ParseResponse, EstimateCountsToolCallArguments) {
 TEST(ParseResponse, TotalIsTheSumWhenTheVendorOmitsIt) {
   Provider p;
   Recorder out;
-  p.parse(CallContext{}, 200,
-          R"({"id":"x","object":"chat.completion","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":5}})", out);
+  p.parse(
+      CallContext{}, 200,
+      R"({"id":"x","object":"chat.completion","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":5}})",
+      out);
   ASSERT_TRUE(out.rec.usage.has_value());
   EXPECT_EQ(out.rec.usage->total_tokens, 12);
 }
@@ -90,20 +92,22 @@ TEST(ParseResponse, A2xxThatIsNotJsonFailsWithoutEchoingIt) {
 }
 
 TEST(ParseResponse, A2xxThatIsNotAnObjectFails) {
-  expect_bad_success(R"(["chatcmpl"])", "upstream provider returned HTTP 200 with a JSON body that is not an object",
+  expect_bad_success(R"(["chatcmpl"])",
+                     "upstream provider returned HTTP 200 with a JSON body that is not an object",
                      "chatcmpl");
 }
 
 TEST(ParseResponse, A2xxWithoutChoicesFails) {
   expect_bad_success(fixture("ok_200_no_choices.json"),
                      "upstream provider returned HTTP 200 without a \"choices\" array", "");
-  expect_bad_success(R"({"choices":{"0":{}}})", "upstream provider returned HTTP 200 without a \"choices\" array", "");
+  expect_bad_success(R"({"choices":{"0":{}}})",
+                     "upstream provider returned HTTP 200 without a \"choices\" array", "");
 }
 
 TEST(ParseResponse, A2xxCarryingAnErrorFailsWithTheMaskedMessage) {
-  expect_bad_success(fixture("ok_200_error_object.json"),
-                     "upstream provider returned an error with HTTP 200: Upstream worker crashed for key sk-***",
-                     "abcDEF");
+  expect_bad_success(
+      fixture("ok_200_error_object.json"),
+      "upstream provider returned an error with HTTP 200: Upstream worker crashed for key sk-***", "abcDEF");
 }
 
 TEST(ParseResponse, A2xxNestedTooDeepFailsInsteadOfCrashing) {

@@ -29,6 +29,7 @@ TEST(Robustness, AThrowingBodySinkBecomesAnInternalError) {
   ASSERT_TRUE(out.rec.error.has_value());
   EXPECT_EQ(out.rec.error->http_status, 500);
   EXPECT_EQ(out.rec.error->code, "internal_error");
+  EXPECT_TRUE(out.rec.error->retryable);  // spec §7.2: a 500 may be retried
   const auto logs = p.host().logs();
   ASSERT_FALSE(logs.empty());
   EXPECT_NE(logs.back().second.find("on_parse_response"), std::string::npos);
@@ -57,6 +58,7 @@ TEST(Robustness, AThrowingChunkSinkFailsTheStreamOnce) {
   ASSERT_TRUE(out.rec.error.has_value());
   EXPECT_EQ(out.rec.error->http_status, 500);
   EXPECT_EQ(out.rec.error->code, "internal_error");
+  EXPECT_FALSE(out.rec.error->retryable);  // the chunk may have reached the client
 }
 
 TEST(Robustness, NullArgumentsAreRefusedNotDereferenced) {
@@ -95,7 +97,8 @@ TEST(Robustness, OneProviderServesManyThreadsAtOnce) {
         Stream s(p, call);
         s.feed(transcript, chunks);
         s.end(chunks);
-        if (chunks.rec.chunks.size() != 6 || Json::parse(chunks.rec.chunks[0])["model"] != call.alias) ++failures;
+        if (chunks.rec.chunks.size() != 6 || Json::parse(chunks.rec.chunks[0])["model"] != call.alias)
+          ++failures;
       }
     });
   }

@@ -129,7 +129,8 @@ TEST(Stream, EstimatesUsageInAFinalChunkWhenTheVendorSentNone) {
   EXPECT_EQ(o.usage->prompt_tokens, 0);
   EXPECT_EQ(o.usage->completion_tokens, 5);
   EXPECT_EQ(o.usage->total_tokens, 5);
-  EXPECT_EQ(Json::parse(o.chunks.back()), Json::parse(R"({"id":"cmpl-a41f09c2e7","object":"chat.completion.chunk",
+  EXPECT_EQ(Json::parse(o.chunks.back()),
+            Json::parse(R"({"id":"cmpl-a41f09c2e7","object":"chat.completion.chunk",
       "created":1741570500,"model":"test-alias","choices":[],
       "usage":{"prompt_tokens":0,"completion_tokens":5,"total_tokens":5}})"));
 }
@@ -142,7 +143,8 @@ TEST(Stream, RemovesTheVendorsRequestId) {
 TEST(Stream, ATranscriptWithOnlyDoneGetsAnEstimateChunkWithAFallbackId) {
   const Outcome o = stream(whole("data: [DONE]\n\n"));
   ASSERT_EQ(o.chunks.size(), 1u);
-  EXPECT_EQ(Json::parse(o.chunks[0]), Json::parse(R"({"id":"chatcmpl-req_test","object":"chat.completion.chunk",
+  EXPECT_EQ(Json::parse(o.chunks[0]),
+            Json::parse(R"({"id":"chatcmpl-req_test","object":"chat.completion.chunk",
       "created":1700000000,"model":"test-alias","choices":[],
       "usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}})"));
 }
@@ -167,14 +169,15 @@ TEST(Stream, AnErrorEventStopsTheStream) {
   EXPECT_EQ(o.error->http_status, 502);
   EXPECT_EQ(o.error->code, "provider_failed");
   EXPECT_EQ(o.error->message,
-            "upstream provider failed during the stream: The server had an error while processing your request (key "
+            "upstream provider failed during the stream: The server had an error while processing your "
+            "request (key "
             "sk-***). Sorry about that!");
   EXPECT_FALSE(o.error->retryable);  // the client already has bytes
 }
 
 TEST(Stream, AnErrorEventBeforeAnyChunkIsRetryable) {
   const Outcome o = stream(whole(R"(data: {"error":{"message":"Overloaded","type":"server_error"}})"
-                                     "\n\ndata: [DONE]\n\n"));
+                                 "\n\ndata: [DONE]\n\n"));
   EXPECT_EQ(o.events, std::vector<std::string>{"error"});
   ASSERT_TRUE(o.error.has_value());
   EXPECT_EQ(o.error->message, "upstream provider failed during the stream: Overloaded");
