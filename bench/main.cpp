@@ -16,6 +16,7 @@
 #include <csignal>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 namespace {
@@ -30,6 +31,12 @@ extern "C" void on_signal(int /*sig*/) {
 
 void progress(const std::string& line) {
   std::cerr << "[bench] " << line << std::endl;
+}
+
+std::string seconds(double s) {
+  std::ostringstream out;
+  out << s << " s";
+  return out.str();
 }
 
 // {"model":...,"messages":[{"role":"user","content":"<padding>"}]} of exactly
@@ -97,8 +104,8 @@ LoadComparison compare(const Options& o, const Environment& env, const std::stri
   c.concurrency = concurrency;
   const std::string direct = build_request("POST", "/v1/chat/completions", Environment::kUpstreamKey, body);
   const std::string through = build_request("POST", "/v1/chat/completions", env.gateway_key(), body);
-  progress("C=" + std::to_string(concurrency) + " direct to fake_upstream (" + std::to_string(warmup_s) +
-           " s warm-up + " + std::to_string(duration_s) + " s)");
+  progress("C=" + std::to_string(concurrency) + " direct to fake_upstream (" + seconds(warmup_s) +
+           " warm-up + " + seconds(duration_s) + ")");
   c.direct =
       run_pass(o, env.upstream_port(), direct, concurrency, warmup_s, duration_s, -1, env.upstream_pid());
   progress("  " + describe(c.direct));

@@ -1,12 +1,15 @@
 // Requests the gateway must refuse, each with its exact status, code and param,
 // and without harm to the process.
 #include "harness/checks.h"
+#include "harness/raw_connection.h"
 #include "harness/stack.h"
 
 #include <cstdio>
 
 namespace it {
 namespace {
+
+using namespace std::chrono_literals;
 
 class BadInputTest : public SharedStackTest<BadInputTest> {
  protected:
@@ -128,6 +131,19 @@ TEST_F(BadInputTest, OversizedSlowUploadStillGets413) {
     FAIL() << "the client could not read the gateway's answer: " << e.what();
   }
   EXPECT_TRUE(IsApiError(r, 413, "invalid_request_error", "request_too_large", kNoParam));
+}
+
+// The 413 is decided on the headers: it must be on the wire at once, not held
+// back while the gateway waits for (and drains) a body that may never come.
+TEST_F(BadInputTest, OversizedDeclaredBodyIsAnsweredPromptly) {
+  RawConnection c(port());
+  c.send("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key() +
+         "\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{\"model\":");
+  const auto started = Clock::now();
+  const auto r = c.read_response(3s);
+  ASSERT_TRUE(r.has_value()) << "no answer within 3 s to a request declaring 10 MB (limit 64 KiB)";
+  EXPECT_TRUE(IsApiError(*r, 413, "invalid_request_error", "request_too_large", kNoParam));
+  EXPECT_LT(Clock::now() - started, 2s);
 }
 
 TEST_F(BadInputTest, UnknownAliasIs404ModelNotFound) {

@@ -129,7 +129,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   params->setServerName("modelgw");
   params->setThreadIdleTime(Poco::Timespan(60, 0));
   s.threads = std::make_unique<Poco::ThreadPool>(4, sc.max_connections + 8, 60, sc.thread_stack_kib * 1024);
-  s.router = new http::Router(http::RouterDeps{*s.authenticator, *s.chat, s.catalog});
+  s.router = new http::Router(http::RouterDeps{*s.authenticator, *s.chat, s.catalog, sc.max_body_bytes});
   s.server = std::make_unique<Poco::Net::HTTPServer>(s.router, *s.threads, socket, params);
 }
 

@@ -55,7 +55,7 @@ void ChatService::answer_error(http::Call& call, http::ApiError error, Outcome& 
   if (error.status == 413) call.response.setKeepAlive(false);  // the unread body cannot be skipped safely
   call.send_error(error);
   if (error.status == 413) {
-    http::drain_body(call.request, 64u << 20, std::chrono::seconds(5));
+    (void)http::drain_body(call.request, 64u << 20, std::chrono::seconds(5));
   }
 }
 
@@ -87,6 +87,7 @@ void ChatService::handle(http::Call& call, const auth::Principal& principal) {
 
 void ChatService::serve(http::Call& call, Outcome& outcome) {
   auto body = http::read_body(call.request, deps_.max_body_bytes);
+  call.body_settled = true;  // read, or refused as too large (answer_error drains it after the 413)
   if (auto* err = std::get_if<http::ApiError>(&body)) return answer_error(call, *err, outcome);
   const std::string& text = std::get<std::string>(body);
 

@@ -31,7 +31,7 @@ std::variant<std::string, ApiError> read_body(Poco::Net::HTTPServerRequest& requ
   return body;
 }
 
-void drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time) {
+bool drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time) {
   const auto deadline = std::chrono::steady_clock::now() + max_time;
   std::istream& in = request.stream();
   char buffer[16384];
@@ -39,9 +39,10 @@ void drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, st
   while (in && drained < max_bytes && std::chrono::steady_clock::now() < deadline) {
     in.read(buffer, sizeof buffer);
     const auto n = static_cast<std::size_t>(in.gcount());
-    if (n == 0) break;
+    if (n == 0) return true;
     drained += n;
   }
+  return in.eof();
 }
 
 }  // namespace modelgw::http

@@ -17,6 +17,7 @@ std::variant<std::string, ApiError> read_body(Poco::Net::HTTPServerRequest& requ
 // Reads and discards what is left of a refused body (at most `max_bytes`, for at
 // most `max_time`), so that closing the connection afterwards does not reset it
 // while the client is still sending, which would lose the answer just sent.
-void drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time);
+// True when the body was read to its end.
+bool drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time);
 
 }  // namespace modelgw::http

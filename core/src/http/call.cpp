@@ -1,13 +1,37 @@
 #include "http/call.h"
 
+#include "http/body_reader.h"
+
+#include <ostream>
+
 namespace modelgw::http {
 
+void Call::settle_body() {
+  if (body_settled) return;
+  body_settled = true;
+  const bool declared = request.hasContentLength();
+  if (declared && request.getContentLength64() <= 0) return;
+  if (!declared && !request.getChunkedTransferEncoding()) return;
+  if (declared && static_cast<std::uint64_t>(request.getContentLength64()) > drain_limit) {
+    response.setKeepAlive(false);  // too much to read just to throw away
+    return;
+  }
+  if (!drain_body(request, drain_limit, std::chrono::seconds(2))) response.setKeepAlive(false);
+}
+
 void Call::send_json(int status, std::string_view body) {
+  settle_body();
   response.setStatusAndReason(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
   response.setContentType("application/json");
   response.set("X-Request-Id", request_id);
+  response.setContentLength(static_cast<std::streamsize>(body.size()));
   status_sent = status;
-  response.sendBuffer(body.data(), body.size());
+  // send() rather than sendBuffer(): POCO buffers sendBuffer's bytes until the
+  // handler returns; the answer must be on the wire now (e.g. a 413 sent
+  // before the gateway drains the refused body).
+  std::ostream& out = response.send();
+  out.write(body.data(), static_cast<std::streamsize>(body.size()));
+  out.flush();
 }
 
 void Call::send_error(const ApiError& error) {

@@ -20,6 +20,11 @@ struct Call {
   std::string request_id;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   int status_sent = 0;  // 0 until an answer's head was sent
+  // Set once the request body was read (or deliberately refused). An answer
+  // sent before that first reads and discards the body (up to drain_limit), so
+  // the next request on a kept-alive connection starts where it should.
+  bool body_settled = false;
+  std::size_t drain_limit = 4u << 20;
 
   // Sends a complete JSON answer.
   void send_json(int status, std::string_view body);
@@ -27,6 +32,9 @@ struct Call {
   void send_error(const ApiError& error);
 
   std::int64_t elapsed_us() const;
+
+ private:
+  void settle_body();
 };
 
 // Writes `object` (a JSON object's text) into `out` with "request_id" added as

@@ -55,6 +55,7 @@ Poco::Net::HTTPRequestHandler* Router::createRequestHandler(const Poco::Net::HTT
 void Router::dispatch(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) {
   InFlight counted(in_flight_);
   Call call{request, response, new_request_id()};
+  call.drain_limit = deps_.max_body_bytes;
   try {
     const std::string& uri = request.getURI();
     const std::string path = uri.substr(0, uri.find('?'));

@@ -17,6 +17,7 @@ struct RouterDeps {
   auth::Authenticator& authenticator;
   chat::ChatService& chat;
   const catalog::Catalog& catalog;
+  std::size_t max_body_bytes;  // also how much of an unread body is drained
 };
 
 class Router : public Poco::Net::HTTPRequestHandlerFactory {

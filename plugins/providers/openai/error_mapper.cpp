@@ -24,17 +24,21 @@ constexpr std::size_t kParamLimit = 128;
 
 // What the body tells us, parsed at most once.
 struct BodyView {
+  explicit BodyView(bool is_blank) : blank(is_blank) {}
   Json doc;
-  std::optional<VendorError> vendor;
-  bool blank = true;
+  std::optional<VendorError> vendor;  // views into doc
+  bool blank;
 };
 
 BodyView inspect(std::string_view body) {
-  BodyView v;
-  v.blank = body.find_first_not_of(" \t\r\n") == std::string_view::npos;
-  if (v.blank) return v;
+  BodyView v(body.find_first_not_of(" \t\r\n") == std::string_view::npos);
+  if (v.blank) {
+    return v;
+  }
   v.doc = parse_vendor_json(body);
-  if (!v.doc.is_discarded()) v.vendor = read_vendor_error(v.doc);
+  if (!v.doc.is_discarded()) {
+    v.vendor = read_vendor_error(v.doc);
+  }
   return v;
 }
 
@@ -51,7 +55,9 @@ std::string media_type(const mgw_header* headers, std::size_t count) {
     for (char c : value->substr(0, value->find(';'))) {
       const bool token = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                          std::string_view("!#$%&'*+.^_`|~/-").find(c) != std::string_view::npos;
-      if (token && out.size() < 100) out.push_back(c);
+      if (token && out.size() < 100) {
+        out.push_back(c);
+      }
     }
   }
   return out.empty() ? std::string("no content type") : out;
@@ -60,13 +66,19 @@ std::string media_type(const mgw_header* headers, std::size_t count) {
 // " with an empty body", " with a non-JSON body (text/html)" or "" (JSON that
 // is not an OpenAI error): what we can say about a body without echoing it.
 std::string body_shape(const BodyView& b, const mgw_header* headers, std::size_t count) {
-  if (b.blank) return " with an empty body";
-  if (b.doc.is_discarded()) return " with a non-JSON body (" + media_type(headers, count) + ")";
+  if (b.blank) {
+    return " with an empty body";
+  }
+  if (b.doc.is_discarded()) {
+    return " with a non-JSON body (" + media_type(headers, count) + ")";
+  }
   return {};
 }
 
 bool is_context_length(const VendorError& v) {
-  if (v.code == kContextLengthExceeded || v.type == kContextLengthExceeded) return true;
+  if (v.code == kContextLengthExceeded || v.type == kContextLengthExceeded) {
+    return true;
+  }
   // Compatible servers (vLLM, llama.cpp, …) often say it only in words.
   const std::string_view m = v.message;
   return icontains(m, "maximum context length") ||
@@ -82,13 +94,17 @@ MappedError map_rejected(const ErrorContext& ctx, int32_t status, const BodyView
                          const mgw_header* headers, std::size_t count) {
   MappedError e;
   e.retryable = false;
-  if (b.vendor) e.param = vendor_text(b.vendor->param, ctx.api_key, kParamLimit);
+  if (b.vendor) {
+    e.param = vendor_text(b.vendor->param, ctx.api_key, kParamLimit);
+  }
   if (b.vendor && is_context_length(*b.vendor)) {
     e.http_status = 422;
     e.code = kContextLengthExceeded;
     e.message = has_message(b) ? vendor_text(b.vendor->message, ctx.api_key)
                                : std::string("the request exceeds the model's context length");
-    if (e.param.empty()) e.param = "messages";
+    if (e.param.empty()) {
+      e.param = "messages";
+    }
     return e;
   }
   const bool unsupported = b.vendor && is_unsupported_parameter(*b.vendor);
@@ -113,8 +129,9 @@ std::string seconds_text(int64_t ms) {
 MappedError map_http_error(const ErrorContext& ctx, int32_t status, const mgw_header* headers,
                            std::size_t count, std::string_view body) {
   // Rows that never look at the body come first: no parse, nothing to leak.
-  if (status == 401 || status == 403)
+  if (status == 401 || status == 403) {
     return MappedError{502, kProviderFailed, std::string(kCredentialsMessage), {}, false};
+  }
   if (status == 404) {
     return MappedError{502,
                        kProviderFailed,
@@ -129,7 +146,9 @@ MappedError map_http_error(const ErrorContext& ctx, int32_t status, const mgw_he
   }
 
   const BodyView b = inspect(body);
-  if (status == 400 || status == 422) return map_rejected(ctx, status, b, headers, count);
+  if (status == 400 || status == 422) {
+    return map_rejected(ctx, status, b, headers, count);
+  }
   if (status == 429) {
     if (b.vendor && (b.vendor->type == "insufficient_quota" || b.vendor->code == "insufficient_quota")) {
       return MappedError{502, kProviderFailed, std::string(kQuotaMessage), {}, false};

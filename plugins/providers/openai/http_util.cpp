@@ -12,34 +12,50 @@ char lower(char c) noexcept {
 }
 
 std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
+    s.remove_suffix(1);
+  }
   return s;
 }
 
 }  // namespace
 
 bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
+  if (a.size() != b.size()) {
+    return false;
+  }
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
+    if (lower(a[i]) != lower(b[i])) {
+      return false;
+    }
   }
   return true;
 }
 
 bool icontains(std::string_view haystack, std::string_view needle) noexcept {
-  if (needle.size() > haystack.size()) return false;
+  if (needle.size() > haystack.size()) {
+    return false;
+  }
   for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    if (iequals(haystack.substr(i, needle.size()), needle)) return true;
+    if (iequals(haystack.substr(i, needle.size()), needle)) {
+      return true;
+    }
   }
   return false;
 }
 
 std::optional<std::string_view> find_header(const mgw_header* headers, std::size_t count,
                                             std::string_view name) noexcept {
-  if (headers == nullptr) return std::nullopt;
+  if (headers == nullptr) {
+    return std::nullopt;
+  }
   for (std::size_t i = 0; i < count; ++i) {
-    if (iequals(view(headers[i].name), name)) return trim(view(headers[i].value));
+    if (iequals(view(headers[i].name), name)) {
+      return trim(view(headers[i].value));
+    }
   }
   return std::nullopt;
 }

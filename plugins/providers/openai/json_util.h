@@ -30,6 +30,6 @@ Json parse_vendor_json(std::string_view text);
 std::string dump(const Json& j);
 
 // The string at `j[key]`, or an empty view when absent or not a string.
-std::string_view string_member(const Json& j, std::string_view key) noexcept;
+std::string_view string_member(const Json& j, std::string_view key);
 
 }  // namespace mgw::openai

@@ -18,11 +18,11 @@
 // The opaque handles of plugin.h, defined here and nowhere else.
 struct mgw_provider {
   mgw::openai::ProviderConfig config;  // read-only after creation: shared across threads
-  const mgw_host_api* host;            // valid until the plugin is unloaded
+  const mgw_host_api* host = nullptr;  // valid until the plugin is unloaded
 };
 
 struct mgw_provider_stream {
-  const mgw_provider* provider;
+  const mgw_provider* provider = nullptr;
   mgw::openai::StreamDecoder decoder;
 };
 
@@ -52,13 +52,17 @@ ErrorContext error_context(const mgw_provider& p, const mgw_call_context& call, 
   ctx.api_key = p.config.api_key;
   ctx.upstream_model = view(call.upstream_model);
   // Only an error can need the clock (Retry-After as an HTTP-date).
-  if (status < 200 || status > 299) ctx.now_unix_ms = now_unix_ms(p.host);
+  if (status < 200 || status > 299) {
+    ctx.now_unix_ms = now_unix_ms(p.host);
+  }
   return ctx;
 }
 
 mgw_status on_provider_new(const mgw_host_api* host, mgw_str config_json, mgw_provider** out,
                            const mgw_text_sink* error) {
-  if (out == nullptr) return MGW_INVALID_ARGUMENT;
+  if (out == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   *out = nullptr;
   try {
     std::string problem;
@@ -87,7 +91,9 @@ void on_provider_destroy(mgw_provider* provider) {
 
 mgw_status on_build_request(mgw_provider* provider, const mgw_call_context* call, mgw_str request_json,
                             const mgw_request_sink* out, const mgw_response_sink* error) {
-  if (provider == nullptr || call == nullptr || out == nullptr) return MGW_INVALID_ARGUMENT;
+  if (provider == nullptr || call == nullptr || out == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   try {
     return build_request(provider->config, *call, view(request_json), *out, error);
   } catch (...) {
@@ -102,7 +108,9 @@ mgw_status on_build_request(mgw_provider* provider, const mgw_call_context* call
 mgw_status on_parse_response(mgw_provider* provider, const mgw_call_context* call, int32_t http_status,
                              const mgw_header* headers, size_t header_count, mgw_str body,
                              const mgw_response_sink* out) {
-  if (provider == nullptr || call == nullptr || out == nullptr) return MGW_INVALID_ARGUMENT;
+  if (provider == nullptr || call == nullptr || out == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   try {
     map_response(error_context(*provider, *call, http_status), *call, http_status, headers, header_count,
                  view(body), *out);
@@ -115,9 +123,13 @@ mgw_status on_parse_response(mgw_provider* provider, const mgw_call_context* cal
 }
 
 mgw_status on_stream_new(mgw_provider* provider, const mgw_call_context* call, mgw_provider_stream** out) {
-  if (out == nullptr) return MGW_INVALID_ARGUMENT;
+  if (out == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   *out = nullptr;
-  if (provider == nullptr || call == nullptr) return MGW_INVALID_ARGUMENT;
+  if (provider == nullptr || call == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   try {
     *out = new mgw_provider_stream{provider, StreamDecoder(provider->config, *call)};
     return MGW_OK;
@@ -128,7 +140,9 @@ mgw_status on_stream_new(mgw_provider* provider, const mgw_call_context* call, m
 }
 
 mgw_status on_stream_data(mgw_provider_stream* stream, mgw_str bytes, const mgw_response_sink* out) {
-  if (stream == nullptr || out == nullptr) return MGW_INVALID_ARGUMENT;
+  if (stream == nullptr || out == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   try {
     stream->decoder.feed(view(bytes), *out);
     return MGW_OK;
@@ -140,7 +154,9 @@ mgw_status on_stream_data(mgw_provider_stream* stream, mgw_str bytes, const mgw_
 }
 
 mgw_status on_stream_end(mgw_provider_stream* stream, const mgw_response_sink* out) {
-  if (stream == nullptr || out == nullptr) return MGW_INVALID_ARGUMENT;
+  if (stream == nullptr || out == nullptr) {
+    return MGW_INVALID_ARGUMENT;
+  }
   try {
     stream->decoder.end(*out);
     return MGW_OK;
@@ -170,7 +186,9 @@ constexpr mgw_plugin_descriptor kDescriptor = {
 
 extern "C" __attribute__((visibility("default"))) const mgw_plugin_descriptor* modelgw_plugin_entry(
     const mgw_host_api* host) {
-  if (host == nullptr) return nullptr;
+  if (host == nullptr) {
+    return nullptr;
+  }
   if (host->abi_major != MGW_ABI_MAJOR) {
     // Another major may lay the table out differently: use the log callback
     // only if the table is at least as large as ours says it must be.

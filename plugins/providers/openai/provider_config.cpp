@@ -16,7 +16,9 @@ constexpr std::array<std::string_view, 4> kHostHeaders = {"Host", "Content-Lengt
 
 // RFC 9110 token characters.
 bool is_token(std::string_view s) {
-  if (s.empty()) return false;
+  if (s.empty()) {
+    return false;
+  }
   return std::all_of(s.begin(), s.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
@@ -36,7 +38,9 @@ bool has_control(std::string_view s) {
 // sets error) when present with another type or unsafe in a header.
 bool read_string(const Json& cfg, std::string_view key, std::string& out, std::string& error) {
   auto it = cfg.find(key);
-  if (it == cfg.end() || it->is_null()) return true;
+  if (it == cfg.end() || it->is_null()) {
+    return true;
+  }
   if (!it->is_string()) {
     error = std::string(key) + ": must be a string";
     return false;
@@ -61,12 +65,16 @@ void set_header(std::vector<HeaderLine>& headers, std::string_view name, std::st
 
 bool read_extra_headers(const Json& cfg, ProviderConfig& out, std::string& error) {
   auto it = cfg.find("headers");
-  if (it == cfg.end() || it->is_null()) return true;
+  if (it == cfg.end() || it->is_null()) {
+    return true;
+  }
   if (!it->is_object()) {
     error = "headers: must be an object of header names to string values";
     return false;
   }
-  for (const auto& [name, value] : it->items()) {
+  for (const auto& item : it->items()) {
+    const std::string& name = item.key();
+    const Json& value = item.value();
     const std::string path = "headers." + name;
     if (!is_token(name)) {
       error = "headers: '" + std::string(name).substr(0, 64) + "' is not a valid header name";
@@ -84,7 +92,9 @@ bool read_extra_headers(const Json& cfg, ProviderConfig& out, std::string& error
       error = path + ": must not contain control characters such as line breaks";
       return false;
     }
-    if (iequals(name, "Accept")) out.custom_accept = true;
+    if (iequals(name, "Accept")) {
+      out.custom_accept = true;
+    }
     set_header(out.headers, name, value.get<std::string>());
   }
   return true;
@@ -119,12 +129,19 @@ std::optional<ProviderConfig> parse_config(std::string_view json, std::string& e
     return std::nullopt;
   }
 
-  if (!out.api_key.empty()) out.headers.push_back(HeaderLine{"Authorization", "Bearer " + out.api_key});
+  if (!out.api_key.empty()) {
+    out.headers.push_back(HeaderLine{"Authorization", "Bearer " + out.api_key});
+  }
   out.headers.push_back(HeaderLine{"Content-Type", "application/json"});
-  if (!organization.empty())
+  if (!organization.empty()) {
     out.headers.push_back(HeaderLine{"OpenAI-Organization", std::move(organization)});
-  if (!project.empty()) out.headers.push_back(HeaderLine{"OpenAI-Project", std::move(project)});
-  if (!read_extra_headers(cfg, out, error)) return std::nullopt;
+  }
+  if (!project.empty()) {
+    out.headers.push_back(HeaderLine{"OpenAI-Project", std::move(project)});
+  }
+  if (!read_extra_headers(cfg, out, error)) {
+    return std::nullopt;
+  }
   return out;
 }
 

@@ -17,13 +17,17 @@ bool apply_stream_mode(Json& body, bool stream, const mgw_response_sink* error) 
   if (!stream) {
     // OpenAI rejects stream_options without streaming, and a stream the host
     // does not expect would arrive as SSE where it wants one JSON body.
-    if (auto it = body.find("stream"); it != body.end() && *it != false) body.erase(it);
+    if (auto it = body.find("stream"); it != body.end() && *it != false) {
+      body.erase(it);
+    }
     body.erase("stream_options");
     return true;
   }
   body["stream"] = true;
   Json& options = body["stream_options"];
-  if (options.is_null()) options = Json::object();
+  if (options.is_null()) {
+    options = Json::object();
+  }
   if (!options.is_object()) {
     fail(error, 400, kInvalidParameter, "stream_options must be an object", "stream_options");
     return false;
@@ -34,7 +38,9 @@ bool apply_stream_mode(Json& body, bool stream, const mgw_response_sink* error) 
 }
 
 void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
-  if (fn != nullptr) fn(data, str(value));
+  if (fn != nullptr) {
+    fn(data, str(value));
+  }
 }
 
 }  // namespace
@@ -51,12 +57,16 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
   }
   body["model"] = view(ctx.upstream_model);
   body.erase("request_id");  // the gateway's trace handle is not the vendor's business
-  if (!apply_stream_mode(body, ctx.stream != 0, error)) return MGW_INVALID_ARGUMENT;
+  if (!apply_stream_mode(body, ctx.stream != 0, error)) {
+    return MGW_INVALID_ARGUMENT;
+  }
 
   call(out.callback_method, out.host_data, "POST");
   call(out.callback_path, out.host_data, kPath);
   if (out.callback_header != nullptr) {
-    for (const auto& h : config.headers) out.callback_header(out.host_data, str(h.name), str(h.value));
+    for (const auto& h : config.headers) {
+      out.callback_header(out.host_data, str(h.name), str(h.value));
+    }
     if (!config.custom_accept) {
       out.callback_header(out.host_data, str("Accept"),
                           str(ctx.stream != 0 ? "text/event-stream" : "application/json"));

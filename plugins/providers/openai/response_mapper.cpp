@@ -29,16 +29,21 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
   }
 
   Json doc = parse_vendor_json(body);
-  if (doc.is_discarded()) return bad_success(out, status, "with a body that is not JSON");
-  if (!doc.is_object()) return bad_success(out, status, "with a JSON body that is not an object");
+  if (doc.is_discarded()) {
+    return bad_success(out, status, "with a body that is not JSON");
+  }
+  if (!doc.is_object()) {
+    return bad_success(out, status, "with a JSON body that is not an object");
+  }
   if (auto err = doc.find("error"); err != doc.end() && !err->is_null()) {
     std::string prefix = "upstream provider returned an error with HTTP " + std::to_string(status);
     emit_error(&out, provider_failed(with_vendor_message(std::move(prefix), doc, ctx.api_key), true));
     return;
   }
   auto choices = doc.find("choices");
-  if (choices == doc.end() || !choices->is_array())
+  if (choices == doc.end() || !choices->is_array()) {
     return bad_success(out, status, "without a \"choices\" array");
+  }
 
   doc["model"] = view(call.alias);
   doc.erase("request_id");  // the host writes the gateway's own
@@ -51,8 +56,12 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
     usage = estimate_usage(choices_generated_bytes(doc, "message"));
     doc["usage"] = usage_json(usage);
   }
-  if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &usage);
-  if (out.callback_body != nullptr) out.callback_body(out.host_data, str(dump(doc)));
+  if (out.callback_usage != nullptr) {
+    out.callback_usage(out.host_data, &usage);
+  }
+  if (out.callback_body != nullptr) {
+    out.callback_body(out.host_data, str(dump(doc)));
+  }
 }
 
 }  // namespace mgw::openai

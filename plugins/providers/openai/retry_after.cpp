@@ -21,11 +21,15 @@ bool is_alpha(char c) noexcept {
 // Non-negative decimal, optionally with a fraction ("1.5"), scaled by `unit`
 // and rounded up, saturating at kMaxDelayMs.
 std::optional<int64_t> parse_delay(std::string_view s, int64_t unit) noexcept {
-  if (s.empty() || !is_digit(s.front())) return std::nullopt;
+  if (s.empty() || !is_digit(s.front())) {
+    return std::nullopt;
+  }
   int64_t whole = 0;
   std::size_t i = 0;
   for (; i < s.size() && is_digit(s[i]); ++i) {
-    if (whole < kMaxDelayMs) whole = whole * 10 + (s[i] - '0');
+    if (whole < kMaxDelayMs) {
+      whole = whole * 10 + (s[i] - '0');
+    }
   }
   int64_t scaled = whole >= kMaxDelayMs / unit ? kMaxDelayMs : whole * unit;
   if (i < s.size() && s[i] == '.') {
@@ -40,7 +44,9 @@ std::optional<int64_t> parse_delay(std::string_view s, int64_t unit) noexcept {
     }
     scaled += (frac_num * unit + frac_den - 1) / frac_den;  // round up: waiting too little fails again
   }
-  if (i != s.size()) return std::nullopt;
+  if (i != s.size()) {
+    return std::nullopt;
+  }
   return scaled < kMaxDelayMs ? scaled : kMaxDelayMs;
 }
 
@@ -62,24 +68,34 @@ struct Cursor {
   bool done() const noexcept { return i >= s.size(); }
   char peek() const noexcept { return done() ? '\0' : s[i]; }
   bool eat(char c) noexcept {
-    if (peek() != c) return false;
+    if (peek() != c) {
+      return false;
+    }
     ++i;
     return true;
   }
   void spaces() noexcept {
-    while (peek() == ' ') ++i;
+    while (peek() == ' ') {
+      ++i;
+    }
   }
   std::string_view word() noexcept {
     const std::size_t start = i;
-    while (is_alpha(peek())) ++i;
+    while (is_alpha(peek())) {
+      ++i;
+    }
     return s.substr(start, i - start);
   }
   // Reads between min and max digits.
   std::optional<unsigned> number(std::size_t min, std::size_t max) noexcept {
     const std::size_t start = i;
     unsigned v = 0;
-    while (i - start < max && is_digit(peek())) v = v * 10 + static_cast<unsigned>(s[i++] - '0');
-    if (i - start < min) return std::nullopt;
+    while (i - start < max && is_digit(peek())) {
+      v = v * 10 + static_cast<unsigned>(s[i++] - '0');
+    }
+    if (i - start < min) {
+      return std::nullopt;
+    }
     return v;
   }
 };
@@ -88,7 +104,9 @@ std::optional<unsigned> month_index(std::string_view name) noexcept {
   static constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   for (unsigned m = 0; m < kMonths.size(); ++m) {
-    if (iequals(name, kMonths[m])) return m + 1;
+    if (iequals(name, kMonths[m])) {
+      return m + 1;
+    }
   }
   return std::nullopt;
 }
@@ -99,11 +117,17 @@ struct TimeOfDay {
 
 std::optional<TimeOfDay> read_time(Cursor& c) noexcept {
   auto h = c.number(2, 2);
-  if (!h || !c.eat(':')) return std::nullopt;
+  if (!h || !c.eat(':')) {
+    return std::nullopt;
+  }
   auto m = c.number(2, 2);
-  if (!m || !c.eat(':')) return std::nullopt;
+  if (!m || !c.eat(':')) {
+    return std::nullopt;
+  }
   auto s = c.number(2, 2);
-  if (!s || *h > 23 || *m > 59 || *s > 60) return std::nullopt;
+  if (!s || *h > 23 || *m > 59 || *s > 60) {
+    return std::nullopt;
+  }
   return TimeOfDay{*h, *m, *s};
 }
 
@@ -120,16 +144,26 @@ std::optional<int64_t> parse_http_date(std::string_view text) noexcept {
     // IMF-fixdate "Sun, 06 Nov 1994 08:49:37 GMT" or RFC 850 "Sunday, 06-Nov-94 08:49:37 GMT".
     c.spaces();
     auto d = c.number(1, 2);
-    if (!d) return std::nullopt;
+    if (!d) {
+      return std::nullopt;
+    }
     const bool rfc850 = c.eat('-');
-    if (!rfc850 && !c.eat(' ')) return std::nullopt;
+    if (!rfc850 && !c.eat(' ')) {
+      return std::nullopt;
+    }
     auto m = month_index(c.word());
-    if (!m || !c.eat(rfc850 ? '-' : ' ')) return std::nullopt;
+    if (!m || !c.eat(rfc850 ? '-' : ' ')) {
+      return std::nullopt;
+    }
     auto y = rfc850 ? c.number(2, 2) : c.number(4, 4);
-    if (!y || !c.eat(' ')) return std::nullopt;
+    if (!y || !c.eat(' ')) {
+      return std::nullopt;
+    }
     tod = read_time(c);
     c.spaces();
-    if (!tod || c.word() != "GMT") return std::nullopt;
+    if (!tod || c.word() != "GMT") {
+      return std::nullopt;
+    }
     day = *d;
     month = *m;
     // RFC 850's two-digit year: pick the century that is not far in the future.
@@ -140,30 +174,47 @@ std::optional<int64_t> parse_http_date(std::string_view text) noexcept {
     auto m = month_index(c.word());
     c.spaces();
     auto d = c.number(1, 2);
-    if (!m || !d || !c.eat(' ')) return std::nullopt;
+    if (!m || !d || !c.eat(' ')) {
+      return std::nullopt;
+    }
     tod = read_time(c);
-    if (!tod || !c.eat(' ')) return std::nullopt;
+    if (!tod || !c.eat(' ')) {
+      return std::nullopt;
+    }
     auto y = c.number(4, 4);
-    if (!y) return std::nullopt;
+    if (!y) {
+      return std::nullopt;
+    }
     day = *d;
     month = *m;
     year = *y;
   }
   c.spaces();
-  if (!c.done() || day < 1 || day > 31) return std::nullopt;
-  return days_from_civil(year, month, day) * 86400 + tod->h * 3600 + tod->m * 60 + tod->s;
+  if (!c.done() || day < 1 || day > 31) {
+    return std::nullopt;
+  }
+  const int64_t seconds_of_day = int64_t{tod->h} * 3600 + int64_t{tod->m} * 60 + tod->s;
+  return days_from_civil(year, month, day) * 86400 + seconds_of_day;
 }
 
 int64_t retry_after_ms(const mgw_header* headers, std::size_t count, int64_t now_ms) noexcept {
   if (auto ms = find_header(headers, count, "retry-after-ms")) {
-    if (auto v = parse_delay(*ms, 1)) return *v;
+    if (auto v = parse_delay(*ms, 1)) {
+      return *v;
+    }
   }
   auto value = find_header(headers, count, "retry-after");
-  if (!value) return -1;
-  if (auto seconds = parse_delay(*value, 1000)) return *seconds;
+  if (!value) {
+    return -1;
+  }
+  if (auto seconds = parse_delay(*value, 1000)) {
+    return *seconds;
+  }
   if (auto date = parse_http_date(*value)) {
     const int64_t delta = *date * 1000 - now_ms;
-    if (delta <= 0) return 0;  // a date in the past means "now"
+    if (delta <= 0) {
+      return 0;  // a date in the past means "now"
+    }
     return delta < kMaxDelayMs ? delta : kMaxDelayMs;
   }
   return -1;

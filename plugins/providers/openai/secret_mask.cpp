@@ -27,7 +27,9 @@ constexpr std::array<std::string_view, 6> kKeyPrefixes = {"sk-", "sk_", "gsk_", 
 // plain words and numbers do not.
 bool looks_generated(std::string_view run) noexcept {
   constexpr std::size_t kMinGeneratedLength = 40;
-  if (run.size() < kMinGeneratedLength) return false;
+  if (run.size() < kMinGeneratedLength) {
+    return false;
+  }
   bool letter = false;
   bool digit = false;
   for (char c : run) {
@@ -91,12 +93,16 @@ std::string mask_secrets(std::string_view text, std::string_view api_key) {
       const auto u = static_cast<unsigned char>(c);
       out.push_back(u < 0x20 || u == 0x7f ? ' ' : c);
       // "Bearer" must be followed by spaces only for the next run to be the token.
-      if (c != ' ') after_bearer = false;
+      if (c != ' ') {
+        after_bearer = false;
+      }
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < text.size() && is_key_char(text[end])) ++end;
+    while (end < text.size() && is_key_char(text[end])) {
+      ++end;
+    }
     const std::string_view run = text.substr(i, end - i);
     append_run(out, run, after_bearer);
     after_bearer = iequals(run, "Bearer") && end < text.size() && text[end] == ' ';
@@ -106,10 +112,14 @@ std::string mask_secrets(std::string_view text, std::string_view api_key) {
 }
 
 std::string_view utf8_prefix(std::string_view s, std::size_t limit) noexcept {
-  if (s.size() <= limit) return s;
+  if (s.size() <= limit) {
+    return s;
+  }
   std::size_t cut = limit;
   // Back off continuation bytes (10xxxxxx) so the cut lands before a lead byte.
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
   return s.substr(0, cut);
 }
 

@@ -14,7 +14,9 @@ StreamDecoder::StreamDecoder(const ProviderConfig& config, const mgw_call_contex
       created_(call.created_unix) {}
 
 void StreamDecoder::feed(std::string_view bytes, const mgw_response_sink& out) {
-  if (state_ != State::open) return;  // after [DONE] or an error nothing counts
+  if (state_ != State::open) {
+    return;  // after [DONE] or an error nothing counts
+  }
   sse_.feed(bytes, [&](const SseEvent& event) { on_event(event, out); });
   // The decoder drops a line over its limit; a lost chunk must not pass silently.
   if (state_ == State::open && sse_.overflowed()) {
@@ -23,7 +25,9 @@ void StreamDecoder::feed(std::string_view bytes, const mgw_response_sink& out) {
 }
 
 void StreamDecoder::end(const mgw_response_sink& out) {
-  if (state_ == State::failed) return;
+  if (state_ == State::failed) {
+    return;
+  }
   if (state_ != State::done) {
     // Not retryable: chunks may already have reached the client.
     fail(out, "upstream stream ended before it was complete", false);
@@ -31,21 +35,27 @@ void StreamDecoder::end(const mgw_response_sink& out) {
   }
   if (!saw_usage_) {
     const mgw_usage usage = estimate_usage(generated_bytes_);
-    if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &usage);
+    if (out.callback_usage != nullptr) {
+      out.callback_usage(out.host_data, &usage);
+    }
     emit_usage_chunk(usage, out);
     saw_usage_ = true;  // a second end() must not emit it again
   }
 }
 
 void StreamDecoder::fail_internal(const mgw_response_sink& out) noexcept {
-  if (state_ == State::failed) return;
+  if (state_ == State::failed) {
+    return;
+  }
   state_ = State::failed;
   mgw::fail(&out, 500, kInternalError, "the openai provider plugin failed while decoding the stream", {},
             /*retryable=*/!emitted_);
 }
 
 void StreamDecoder::on_event(const SseEvent& event, const mgw_response_sink& out) {
-  if (state_ != State::open) return;  // ignore whatever follows [DONE] or an error
+  if (state_ != State::open) {
+    return;  // ignore whatever follows [DONE] or an error
+  }
   if (event.data == "[DONE]") {
     state_ = State::done;
     return;
@@ -81,12 +91,16 @@ void StreamDecoder::on_chunk(Json& chunk, const mgw_response_sink& out) {
   if (auto u = chunk.find("usage"); u != chunk.end() && u->is_object()) {
     const mgw_usage usage = read_usage(*u);
     saw_usage_ = true;
-    if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &usage);
+    if (out.callback_usage != nullptr) {
+      out.callback_usage(out.host_data, &usage);
+    }
   }
   generated_bytes_ += choices_generated_bytes(chunk, "delta");
   std::string bytes = dump(chunk);
   emitted_ = true;  // set first: a host callback that throws may still have sent it
-  if (out.callback_chunk != nullptr) out.callback_chunk(out.host_data, str(bytes));
+  if (out.callback_chunk != nullptr) {
+    out.callback_chunk(out.host_data, str(bytes));
+  }
 }
 
 void StreamDecoder::fail(const mgw_response_sink& out, std::string message, bool retryable) {
@@ -103,7 +117,9 @@ void StreamDecoder::emit_usage_chunk(const mgw_usage& usage, const mgw_response_
   chunk["model"] = alias_;
   chunk["choices"] = Json::array();
   chunk["usage"] = usage_json(usage);
-  if (out.callback_chunk != nullptr) out.callback_chunk(out.host_data, str(dump(chunk)));
+  if (out.callback_chunk != nullptr) {
+    out.callback_chunk(out.host_data, str(dump(chunk)));
+  }
 }
 
 }  // namespace mgw::openai

@@ -22,6 +22,6 @@ struct VendorError {
 // {"message", "type", "param", "code"} (vLLM, llama.cpp), {"detail": "text"}.
 // Returns nullopt when `doc` holds none of these. Non-string members (vLLM's
 // numeric code, a null param) read as empty.
-std::optional<VendorError> read_vendor_error(const Json& doc) noexcept;
+std::optional<VendorError> read_vendor_error(const Json& doc);
 
 }  // namespace mgw::openai

@@ -4,6 +4,7 @@
 
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -108,8 +109,32 @@ Gateway::Gateway(GatewayOptions options) : options_(std::move(options)) {
   write_config(render_config(options_, dir_, port_, dead_port_));
 }
 
+namespace {
+
+// A gateway that crashed, leaked or tripped a sanitizer fails the suite that
+// ran it, even when every request of the suite got its expected answer.
+void report_problems(int exit_code, const std::string& log) {
+  if (exit_code != 0) {
+    ADD_FAILURE() << "modelgw serve exited with " << exit_code
+                  << " after SIGTERM (-1: it had to be killed); stderr tail:\n"
+                  << log.substr(log.size() > 4000 ? log.size() - 4000 : 0);
+  }
+  for (const char* marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"}) {
+    if (const auto at = log.find(marker); at != std::string::npos) {
+      ADD_FAILURE() << "modelgw serve reported '" << marker << "':\n" << log.substr(at, 4000);
+    }
+  }
+}
+
+}  // namespace
+
 Gateway::~Gateway() {
-  serve_.reset();  // SIGTERM, then SIGKILL after a bound; always reaped
+  if (serve_) {
+    const int code = serve_->stop(15s);  // SIGTERM, then SIGKILL after a bound; always reaped
+    const std::string log = serve_->err();
+    serve_.reset();
+    report_problems(code, log);
+  }
   if (std::getenv("MODELGW_IT_KEEP") != nullptr) {
     std::cerr << "[gateway] kept " << dir_ << "\n";
     return;

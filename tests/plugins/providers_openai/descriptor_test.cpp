@@ -72,7 +72,9 @@ std::vector<std::string> exported_symbols(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }();
   std::vector<std::string> out;
-  if (bytes.size() < sizeof(Elf64_Ehdr)) return out;
+  if (bytes.size() < sizeof(Elf64_Ehdr)) {
+    return out;
+  }
   Elf64_Ehdr eh;
   std::memcpy(&eh, bytes.data(), sizeof eh);
   auto section = [&](std::size_t i) {
@@ -82,12 +84,16 @@ std::vector<std::string> exported_symbols(const std::string& path) {
   };
   for (std::size_t i = 0; i < eh.e_shnum; ++i) {
     const Elf64_Shdr sh = section(i);
-    if (sh.sh_type != SHT_DYNSYM) continue;
+    if (sh.sh_type != SHT_DYNSYM) {
+      continue;
+    }
     const Elf64_Shdr strtab = section(sh.sh_link);
     for (std::size_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); ++k) {
       Elf64_Sym sym;
       std::memcpy(&sym, bytes.data() + sh.sh_offset + k * sizeof(Elf64_Sym), sizeof sym);
-      if (sym.st_shndx == SHN_UNDEF || ELF64_ST_BIND(sym.st_info) == STB_LOCAL) continue;
+      if (sym.st_shndx == SHN_UNDEF || ELF64_ST_BIND(sym.st_info) == STB_LOCAL) {
+        continue;
+      }
       out.emplace_back(bytes.data() + strtab.sh_offset + sym.st_name);
     }
   }

@@ -253,8 +253,10 @@ TEST(ErrorMap, TheConfiguredKeyIsMaskedWhateverItsShape) {
 
 TEST(ErrorMap, CutsOnAUtf8Boundary) {
   std::string message;
-  for (int i = 0; i < 200; ++i) message += "é";  // 2 bytes each: 300 falls inside none
-  message = "x" + message;                       // ...until shifted by one
+  for (int i = 0; i < 200; ++i) {
+    message += "é";  // 2 bytes each: 300 falls inside none
+  }
+  message = "x" + message;  // ...until shifted by one
   const auto e = error_for(500, R"({"error":{"message":")" + message + R"("}})");
   const std::string vendor = e.message.substr(std::string("upstream provider returned HTTP 500: ").size());
   EXPECT_EQ(vendor.size(), 299u);

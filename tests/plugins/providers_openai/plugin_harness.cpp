@@ -31,7 +31,9 @@ mgw_plugin_entry_fn plugin_entry() {
 
 const mgw_plugin_descriptor& descriptor() {
   const mgw_plugin_descriptor* d = plugin_entry()(shared_host().api());
-  if (d == nullptr) throw std::runtime_error("the plugin refused a conforming host");
+  if (d == nullptr) {
+    throw std::runtime_error("the plugin refused a conforming host");
+  }
   return *d;
 }
 
@@ -74,25 +76,33 @@ Recorder::Recorder() {
 
 int Recorder::count(std::string_view kind) const {
   int n = 0;
-  for (const auto& e : events) n += e == kind ? 1 : 0;
+  for (const auto& e : events) {
+    n += e == kind ? 1 : 0;
+  }
   return n;
 }
 
 std::vector<Json> Recorder::chunks() const {
   std::vector<Json> out;
-  for (const auto& c : rec.chunks) out.push_back(Json::parse(c));
+  out.reserve(rec.chunks.size());
+  for (const auto& c : rec.chunks) {
+    out.push_back(Json::parse(c));
+  }
   return out;
 }
 
 Provider::Provider(std::string_view config_json) {
   TextRecorder error;
   const mgw_status st = hooks().on_provider_new(host_.api(), mgw::str(config_json), &provider_, &error.sink);
-  if (st != MGW_OK || provider_ == nullptr)
+  if (st != MGW_OK || provider_ == nullptr) {
     throw std::runtime_error("provider config refused: " + error.text);
+  }
 }
 
 Provider::~Provider() {
-  if (provider_ != nullptr) hooks().on_provider_destroy(provider_);
+  if (provider_ != nullptr) {
+    hooks().on_provider_destroy(provider_);
+  }
 }
 
 mgw_status Provider::build(const CallContext& call, std::string_view body, RequestRecorder& out,
@@ -104,7 +114,10 @@ mgw_status Provider::build(const CallContext& call, std::string_view body, Reque
 mgw_status Provider::parse(const CallContext& call, int status, std::string_view body, Recorder& out,
                            const std::vector<std::pair<std::string, std::string>>& headers) const {
   std::vector<mgw_header> raw;
-  for (const auto& [n, v] : headers) raw.push_back(mgw_header{mgw::str(n), mgw::str(v)});
+  raw.reserve(headers.size());
+  for (const auto& [n, v] : headers) {
+    raw.push_back(mgw_header{mgw::str(n), mgw::str(v)});
+  }
   const mgw_call_context ctx = call.get();
   return hooks().on_parse_response(provider_, &ctx, status, raw.data(), raw.size(), mgw::str(body),
                                    &out.sink);
@@ -131,7 +144,9 @@ Stream::Stream(const Provider& provider, const CallContext& call) {
 }
 
 Stream::~Stream() {
-  if (stream_ != nullptr) hooks().on_stream_destroy(stream_);
+  if (stream_ != nullptr) {
+    hooks().on_stream_destroy(stream_);
+  }
 }
 
 mgw_status Stream::feed(std::string_view bytes, Recorder& out) {
@@ -148,7 +163,9 @@ std::vector<std::string_view> whole(std::string_view s) {
 
 std::vector<std::string_view> byte_by_byte(std::string_view s) {
   std::vector<std::string_view> out;
-  for (std::size_t i = 0; i < s.size(); ++i) out.push_back(s.substr(i, 1));
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    out.push_back(s.substr(i, 1));
+  }
   return out;
 }
 
@@ -167,7 +184,9 @@ std::vector<std::string_view> random_pieces(std::string_view s, unsigned seed) {
 void run_stream(const Provider& provider, const CallContext& call,
                 const std::vector<std::string_view>& pieces, Recorder& out) {
   Stream stream(provider, call);
-  for (auto piece : pieces) ASSERT_EQ(stream.feed(piece, out), MGW_OK);
+  for (auto piece : pieces) {
+    ASSERT_EQ(stream.feed(piece, out), MGW_OK);
+  }
   ASSERT_EQ(stream.end(out), MGW_OK);
 }
 
@@ -181,9 +200,13 @@ bool valid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
+    if (n == 0 || i + n > s.size()) {
+      return false;
+    }
     for (std::size_t k = 1; k < n; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) {
+        return false;
+      }
     }
     i += n;
   }

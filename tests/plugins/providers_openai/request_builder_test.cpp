@@ -21,7 +21,7 @@ const char* const kClientBody = R"({
 })";
 
 struct Built {
-  mgw_status status;
+  mgw_status status = MGW_INTERNAL;
   RequestRecorder req;
   Recorder error;
 };
@@ -36,8 +36,12 @@ int header_count(const RequestRecorder& r, std::string_view name) {
   int n = 0;
   for (const auto& [k, v] : r.headers) {
     std::string a = k, b(name);
-    for (auto& c : a) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (auto& c : b) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : a) {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (auto& c : b) {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
     n += a == b ? 1 : 0;
   }
   return n;

@@ -77,8 +77,10 @@ TEST(Robustness, OneProviderServesManyThreadsAtOnce) {
   const std::string completion = fixture("chat_completion.json");
   const std::string transcript = fixture("stream_basic.sse");
   std::atomic<int> failures{0};
+  constexpr int kThreads = 8;
   std::vector<std::thread> threads;
-  for (int t = 0; t < 8; ++t) {
+  threads.reserve(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 100; ++i) {
         CallContext call;
@@ -91,18 +93,23 @@ TEST(Robustness, OneProviderServesManyThreadsAtOnce) {
         }
         Recorder res;
         p.parse(call, 200, completion, res);
-        if (Json::parse(res.rec.body)["model"] != call.alias) ++failures;
+        if (Json::parse(res.rec.body)["model"] != call.alias) {
+          ++failures;
+        }
         Recorder chunks;
         call.stream = true;
         Stream s(p, call);
         s.feed(transcript, chunks);
         s.end(chunks);
-        if (chunks.rec.chunks.size() != 6 || Json::parse(chunks.rec.chunks[0])["model"] != call.alias)
+        if (chunks.rec.chunks.size() != 6 || Json::parse(chunks.rec.chunks[0])["model"] != call.alias) {
           ++failures;
+        }
       }
     });
   }
-  for (auto& th : threads) th.join();
+  for (auto& th : threads) {
+    th.join();
+  }
   EXPECT_EQ(failures.load(), 0);
 }
 

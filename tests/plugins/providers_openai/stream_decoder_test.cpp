@@ -24,7 +24,7 @@ Outcome stream(const std::vector<std::string_view>& pieces) {
 // The same transcript fed whole, byte by byte and in 50 random splits must
 // give the very same output.
 Outcome stream_every_way(const std::string& transcript) {
-  const Outcome reference = stream(whole(transcript));
+  Outcome reference = stream(whole(transcript));
   auto same = [&](const Outcome& o, const std::string& how) {
     EXPECT_EQ(o.events, reference.events) << how;
     EXPECT_EQ(o.chunks, reference.chunks) << how;
@@ -58,7 +58,10 @@ std::string content_of(const std::vector<Json>& chunks) {
 
 std::vector<Json> parse_all(const std::vector<std::string>& chunks) {
   std::vector<Json> out;
-  for (const auto& c : chunks) out.push_back(Json::parse(c));
+  out.reserve(chunks.size());
+  for (const auto& c : chunks) {
+    out.push_back(Json::parse(c));
+  }
   return out;
 }
 
@@ -104,7 +107,9 @@ TEST(Stream, HandlesCrlfAndComments) {
   ASSERT_EQ(o.chunks.size(), 4u);  // the comments made none
   const auto chunks = parse_all(o.chunks);
   EXPECT_EQ(content_of(chunks), "Bonjour à tous.");
-  for (const auto& c : chunks) EXPECT_EQ(c["model"], "test-alias");
+  for (const auto& c : chunks) {
+    EXPECT_EQ(c["model"], "test-alias");
+  }
   ASSERT_TRUE(o.usage.has_value());
   EXPECT_EQ(o.usage->total_tokens, 18);
 }
@@ -137,7 +142,9 @@ TEST(Stream, EstimatesUsageInAFinalChunkWhenTheVendorSentNone) {
 
 TEST(Stream, RemovesTheVendorsRequestId) {
   const Outcome o = stream(whole(fixture("stream_no_usage.sse")));
-  for (const auto& c : parse_all(o.chunks)) EXPECT_FALSE(c.contains("request_id")) << c.dump();
+  for (const auto& c : parse_all(o.chunks)) {
+    EXPECT_FALSE(c.contains("request_id")) << c.dump();
+  }
 }
 
 TEST(Stream, ATranscriptWithOnlyDoneGetsAnEstimateChunkWithAFallbackId) {
@@ -233,7 +240,9 @@ TEST(Stream, TheStreamOwnsItsCopyOfTheCallContext) {
   call.reset();  // the context is borrowed only for on_stream_new
   ASSERT_EQ(s.feed(fixture("stream_no_usage.sse"), out), MGW_OK);
   ASSERT_EQ(s.end(out), MGW_OK);
-  for (const auto& c : out.chunks()) EXPECT_EQ(c["model"], "alias-that-must-be-copied");
+  for (const auto& c : out.chunks()) {
+    EXPECT_EQ(c["model"], "alias-that-must-be-copied");
+  }
 }
 
 }  // namespace
