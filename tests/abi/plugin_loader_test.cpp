@@ -16,7 +16,9 @@ namespace {
 using modelgw::plugins::PluginError;
 using modelgw::plugins::PluginLibrary;
 
-std::string fixture(const std::string& name) { return std::string(ABI_FIXTURE_DIR) + "/" + name + ".so"; }
+std::string fixture(const std::string& name) {
+  return std::string(ABI_FIXTURE_DIR) + "/" + name + ".so";
+}
 
 std::string load_error(const std::string& file, mgw_plugin_kind kind = MGW_KIND_PROVIDER) {
   try {

@@ -9,7 +9,9 @@ namespace {
 
 using modelgw::http::ApiError;
 
-ApiError of_status(int status) { return ApiError{status, "c", "m", {}}; }
+ApiError of_status(int status) {
+  return ApiError{status, "c", "m", {}};
+}
 
 TEST(ApiError, TypeFollowsStatusAsTheContractSays) {
   EXPECT_EQ(of_status(400).type(), "invalid_request_error");
@@ -34,7 +36,8 @@ TEST(ApiError, EnvelopeHasExactlyTheFiveFields) {
   EXPECT_EQ(e.at("message"), "'model' is required");
   EXPECT_EQ(e.at("param"), "model");
   EXPECT_EQ(e.at("request_id"), "req_abc");
-  auto null_param = nlohmann::json::parse(modelgw::http::error_envelope(ApiError{500, "internal_error", "x", {}}, "r"));
+  auto null_param =
+      nlohmann::json::parse(modelgw::http::error_envelope(ApiError{500, "internal_error", "x", {}}, "r"));
   EXPECT_TRUE(null_param["error"]["param"].is_null());
 }
 

@@ -1,5 +1,5 @@
-#include "auth/api_key.h"
 #include "auth/authenticator.h"
+#include "auth/api_key.h"
 #include "storage_fixture.h"
 
 #include <gtest/gtest.h>

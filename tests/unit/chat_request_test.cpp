@@ -41,7 +41,8 @@ TEST(ChatRequest, MalformedBodies) {
   expect_error("{", "invalid_json", "");
   expect_error("[1,2]", "invalid_json", "");
   expect_error("\"text\"", "invalid_json", "");
-  expect_error("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}", "invalid_json", "");
+  expect_error("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}",
+               "invalid_json", "");
   EXPECT_NE(error_of("{\"model\": }").message.find("byte"), std::string::npos);
 }
 

@@ -71,7 +71,8 @@ TEST(ConfigLoader, ErrorsNameTheKeyPath) {
   EXPECT_NE(error_of("server: { max_body_bytes: big }\n" + kMinimal).find("server.max_body_bytes"),
             std::string::npos);
   EXPECT_NE(error_of("server: { max_body_bytes: 1 }\n" + kMinimal).find("out of range"), std::string::npos);
-  EXPECT_NE(error_of("server: { listen: \"localhost\" }\n" + kMinimal).find("server.listen"), std::string::npos);
+  EXPECT_NE(error_of("server: { listen: \"localhost\" }\n" + kMinimal).find("server.listen"),
+            std::string::npos);
   EXPECT_NE(error_of("server: { lisen: \"x:1\" }\n" + kMinimal).find("server.lisen: unknown key"),
             std::string::npos);
   EXPECT_NE(error_of("bogus: 1\n" + kMinimal).find("bogus: unknown key"), std::string::npos);
@@ -80,21 +81,24 @@ TEST(ConfigLoader, ErrorsNameTheKeyPath) {
 
 TEST(ConfigLoader, ProvidersAndCatalogAreChecked) {
   EXPECT_NE(error_of("catalog: { m: { provider: p, model: m } }").find("providers"), std::string::npos);
-  EXPECT_NE(error_of("providers: { p: { plugin: openai, base_url: \"ftp://x\" } }\ncatalog: { m: { provider: p, "
-                     "model: m } }")
-                .find("providers.p.base_url"),
-            std::string::npos);
-  EXPECT_NE(error_of("providers: { p: { base_url: \"http://x\" } }\ncatalog: { m: { provider: p, model: m } }")
-                .find("providers.p.plugin: required"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("providers: { p: { plugin: openai, base_url: \"ftp://x\" } }\ncatalog: { m: { provider: p, "
+               "model: m } }")
+          .find("providers.p.base_url"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of("providers: { p: { base_url: \"http://x\" } }\ncatalog: { m: { provider: p, model: m } }")
+          .find("providers.p.plugin: required"),
+      std::string::npos);
   EXPECT_NE(error_of("providers: { p: { plugin: o, base_url: \"http://x\" } }\ncatalog: { m: { provider: q, "
                      "model: m } }")
                 .find("catalog.m.provider: 'q' is not defined"),
             std::string::npos);
-  EXPECT_NE(error_of("providers: { p: { plugin: o, base_url: \"http://x\" } }\ncatalog: { auto: { provider: p, "
-                     "model: m } }")
-                .find("reserved"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("providers: { p: { plugin: o, base_url: \"http://x\" } }\ncatalog: { auto: { provider: p, "
+               "model: m } }")
+          .find("reserved"),
+      std::string::npos);
   EXPECT_NE(error_of("providers: { p: { plugin: o, base_url: \"http://x\" } }\ncatalog: { m: { provider: p, "
                      "model: m, window: 3 } }")
                 .find("catalog.m.window: unknown key"),

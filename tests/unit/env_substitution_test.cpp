@@ -1,5 +1,5 @@
-#include "config/config.h"
 #include "config/env_substitution.h"
+#include "config/config.h"
 
 #include <gtest/gtest.h>
 

@@ -19,8 +19,12 @@ TEST(RequestId, FormatAndUniqueness) {
 
 TEST(RequestId, ThreadsDoNotRepeatEachOther) {
   std::vector<std::string> a, b;
-  std::thread t1([&] { for (int i = 0; i < 1000; ++i) a.push_back(modelgw::http::new_request_id()); });
-  std::thread t2([&] { for (int i = 0; i < 1000; ++i) b.push_back(modelgw::http::new_request_id()); });
+  std::thread t1([&] {
+    for (int i = 0; i < 1000; ++i) a.push_back(modelgw::http::new_request_id());
+  });
+  std::thread t2([&] {
+    for (int i = 0; i < 1000; ++i) b.push_back(modelgw::http::new_request_id());
+  });
   t1.join();
   t2.join();
   std::set<std::string> all(a.begin(), a.end());

@@ -6,9 +6,10 @@ namespace {
 
 TEST(SecretRedactor, RedactsConfiguredSecretsAndLongFragments) {
   modelgw::chat::SecretRedactor r;
-  r.add_from_config({{"api_key", "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"},
-                     {"headers", {{"X-Api-Token", "tok-1234567890abcdef"}, {"X-Trace", "not-a-secret-value"}}},
-                     {"base_url", "https://api.example.com/v1"}});
+  r.add_from_config(
+      {{"api_key", "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"},
+       {"headers", {{"X-Api-Token", "tok-1234567890abcdef"}, {"X-Trace", "not-a-secret-value"}}},
+       {"base_url", "https://api.example.com/v1"}});
   EXPECT_EQ(r.redact("bad key sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123!"), "bad key ***!");
   EXPECT_EQ(r.redact("tail GHIJKLMNOPQRSTUVWXYZ echoed").find("GHIJKLMNOPQRSTUV"), std::string::npos);
   EXPECT_EQ(r.redact("tok-1234567890abcdef"), "***");

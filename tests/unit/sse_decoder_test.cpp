@@ -34,8 +34,9 @@ TEST(SseDecoder, HandlesCrLfCrAndCommentsAndEmptyEvents) {
 }
 
 TEST(SseDecoder, SameEventsWhateverTheSplit) {
-  const std::string body = "data: {\"x\":\"1\"}\r\n\r\n: ping\r\n\r\nevent: e\r\ndata: two\r\ndata: lines\r\n\r\n"
-                           "data:nospace\n\ndata: [DONE]\n\n";
+  const std::string body =
+      "data: {\"x\":\"1\"}\r\n\r\n: ping\r\n\r\nevent: e\r\ndata: two\r\ndata: lines\r\n\r\n"
+      "data:nospace\n\ndata: [DONE]\n\n";
   const auto whole = decode({body});
   ASSERT_EQ(whole.size(), 4u);
   EXPECT_EQ(whole[2].data, "nospace");
@@ -66,6 +67,29 @@ TEST(SseDecoder, FinishTellsWhetherAnEventWasLeftOpen) {
   EXPECT_TRUE(d.finish());
   d.feed("data: partial", [](const mgw::SseEvent&) {});
   EXPECT_FALSE(d.finish());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(SseDecoder, DropsALeadingByteOrderMarkEvenWhenSplit) {
+  auto ev = decode({"\xEF", "\xBB",
+                    "\xBF"
+                    "data: first\n\n"});
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].data, "first");
+  auto no_bom =
+      decode({"\xEF"
+              "data: x\n\n"});  // not a full mark: the byte stays
+  ASSERT_TRUE(no_bom.empty());
+}
+
+TEST(SseDecoder, BoundsAnEventThatNeverEnds) {
+  mgw::SseDecoder d;
+  const std::string line = "data: " + std::string(1 << 20, 'x') + "\n";
+  for (int i = 0; i < 40; ++i) d.feed(line, [](const mgw::SseEvent&) {});
+  EXPECT_TRUE(d.overflowed());
 }
 
 }  // namespace

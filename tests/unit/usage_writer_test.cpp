@@ -1,5 +1,5 @@
-#include "storage_fixture.h"
 #include "usage/usage_writer.h"
+#include "storage_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +39,8 @@ TEST(UsageWriter, WritesInBatchesWhileRunning) {
   modelgw::usage::UsageWriter w(*t.storage, 20, 10, 1000);
   w.start();
   for (int i = 0; i < 25; ++i) w.enqueue(row(i));
-  for (int i = 0; i < 200 && w.written() < 25; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 200 && w.written() < 25; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(w.written(), 25u);
   w.stop();
 }

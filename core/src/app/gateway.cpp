@@ -60,7 +60,8 @@ void init_tls_once() {
   std::call_once(once, [] {
     Poco::Net::initializeSSL();
     // Never ask anyone about a bad certificate: reject it.
-    Poco::SharedPtr<Poco::Net::InvalidCertificateHandler> reject = new Poco::Net::RejectCertificateHandler(false);
+    Poco::SharedPtr<Poco::Net::InvalidCertificateHandler> reject =
+        new Poco::Net::RejectCertificateHandler(false);
     Poco::Net::Context::Ptr ctx = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "",
                                                          Poco::Net::Context::VERIFY_RELAXED, 9, true);
     Poco::Net::SSLManager::instance().initializeClient(nullptr, reject, ctx);
@@ -87,7 +88,8 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
       throw config::ConfigError("providers." + pc.name + ".base_url: " + e.what());
     }
     if (url.https) init_tls_once();
-    s.pools[pc.name] = std::make_unique<upstream::ConnectionPool>(url, pc.max_connections, pc.connect_timeout_ms);
+    s.pools[pc.name] =
+        std::make_unique<upstream::ConnectionPool>(url, pc.max_connections, pc.connect_timeout_ms);
     s.redactor.add_from_config(pc.plugin_config);
     s.providers.push_back(std::move(provider));
   }
@@ -100,12 +102,12 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     route.pool = s.pools.at(entry.provider).get();
     s.catalog.add(std::move(route));
   }
-  s.catalog.seal(std::chrono::duration_cast<std::chrono::seconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count());
+  s.catalog.seal(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 
-  s.usage = std::make_unique<usage::UsageWriter>(*s.storage, config.usage.flush_interval_ms, config.usage.batch_size,
-                                                 config.usage.queue_limit);
+  s.usage = std::make_unique<usage::UsageWriter>(*s.storage, config.usage.flush_interval_ms,
+                                                 config.usage.batch_size, config.usage.queue_limit);
   s.authenticator = std::make_unique<auth::Authenticator>(*s.storage, config.auth.key_cache_ttl_ms);
   s.chat = std::make_unique<chat::ChatService>(
       chat::ChatDeps{s.catalog, *s.usage, s.redactor, config.server.max_body_bytes});
@@ -116,8 +118,8 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     socket.bind(Poco::Net::SocketAddress(sc.host, sc.port), /*reuseAddress=*/true);
     socket.listen(1024);  // room for a burst of connects, e.g. 1000 streams opening at once
   } catch (const Poco::Exception& e) {
-    throw std::runtime_error("server.listen: cannot listen on " + sc.host + ":" + std::to_string(sc.port) + ": " +
-                             e.displayText());
+    throw std::runtime_error("server.listen: cannot listen on " + sc.host + ":" + std::to_string(sc.port) +
+                             ": " + e.displayText());
   }
   auto* params = new Poco::Net::HTTPServerParams();
   params->setMaxThreads(sc.max_connections);
@@ -141,7 +143,9 @@ Gateway::~Gateway() {
   if (s.usage) s.usage->stop();
 }
 
-std::uint16_t Gateway::port() const { return state_->server->port(); }
+std::uint16_t Gateway::port() const {
+  return state_->server->port();
+}
 
 void block_termination_signals() {
   sigset_t set;
@@ -170,12 +174,14 @@ void Gateway::run_until_signal() {
 
   // Stop accepting and end keep-alive loops after their current request.
   s.server->stopAll(false);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(s.config.server.shutdown_grace_ms);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(s.config.server.shutdown_grace_ms);
   while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (s.router->in_flight() > 0) {
-    spdlog::warn("{} requests still running after server.shutdown_grace_ms; closing them", s.router->in_flight());
+    spdlog::warn("{} requests still running after server.shutdown_grace_ms; closing them",
+                 s.router->in_flight());
     s.server->stopAll(true);
     // Aborted calls still write their usage records on the way out.
     const auto hard = std::chrono::steady_clock::now() + std::chrono::seconds(5);

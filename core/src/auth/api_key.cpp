@@ -42,7 +42,9 @@ std::string hash_api_key(std::string_view key) {
   return out;
 }
 
-std::string display_prefix(std::string_view key) { return std::string(key.substr(0, kKeyPrefix.size() + 4)); }
+std::string display_prefix(std::string_view key) {
+  return std::string(key.substr(0, kKeyPrefix.size() + 4));
+}
 
 bool constant_time_equal(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;

@@ -26,14 +26,15 @@ Authenticator::Authenticator(plugins::Storage& storage, int cache_ttl_ms)
 
 std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_view header) {
   if (header.empty()) {
-    return unauthorized("missing_api_key",
-                        "no API key: send the header 'Authorization: Bearer <API_KEY>'");
+    return unauthorized("missing_api_key", "no API key: send the header 'Authorization: Bearer <API_KEY>'");
   }
   constexpr std::string_view kBearer = "Bearer ";
-  if (header.size() < kBearer.size() || !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [](char a, char b) {
+  if (header.size() < kBearer.size() ||
+      !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [](char a, char b) {
         return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
       })) {
-    return unauthorized("invalid_api_key", "the Authorization header must use the Bearer scheme: 'Bearer <API_KEY>'");
+    return unauthorized("invalid_api_key",
+                        "the Authorization header must use the Bearer scheme: 'Bearer <API_KEY>'");
   }
   std::string_view key = header.substr(kBearer.size());
   while (!key.empty() && key.front() == ' ') key.remove_prefix(1);

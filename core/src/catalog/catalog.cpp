@@ -17,7 +17,8 @@ const ModelRoute* Catalog::find(std::string_view alias) const {
 void Catalog::seal(std::int64_t created_unix) {
   nlohmann::json data = nlohmann::json::array();
   for (const auto& [alias, route] : routes_) {
-    data.push_back({{"id", alias}, {"object", "model"}, {"created", created_unix}, {"owned_by", route.entry.provider}});
+    data.push_back(
+        {{"id", alias}, {"object", "model"}, {"created", created_unix}, {"owned_by", route.entry.provider}});
   }
   models_json_ = nlohmann::json{{"object", "list"}, {"data", std::move(data)}}.dump();
 }

@@ -12,7 +12,8 @@ namespace {
 using http::ApiError;
 using http::bad_request;
 
-constexpr std::array<std::string_view, 6> kRoles = {"system", "developer", "user", "assistant", "tool", "function"};
+constexpr std::array<std::string_view, 6> kRoles = {"system",    "developer", "user",
+                                                    "assistant", "tool",      "function"};
 
 std::string type_name(const nlohmann::json& v) {
   if (v.is_null()) return "null";
@@ -26,29 +27,32 @@ std::string type_name(const nlohmann::json& v) {
 std::optional<ApiError> check_message(const nlohmann::json& m, std::size_t i) {
   const std::string at = "messages[" + std::to_string(i) + "]";
   if (!m.is_object()) {
-    return bad_request("invalid_parameter", at + " must be an object with role and content, not " + type_name(m),
-                       at);
+    return bad_request("invalid_parameter",
+                       at + " must be an object with role and content, not " + type_name(m), at);
   }
   auto role = m.find("role");
   if (role == m.end()) {
     return bad_request("missing_required_field", at + ".role is required", at + ".role");
   }
   if (!role->is_string()) {
-    return bad_request("invalid_parameter", at + ".role must be a string, not " + type_name(*role), at + ".role");
+    return bad_request("invalid_parameter", at + ".role must be a string, not " + type_name(*role),
+                       at + ".role");
   }
   const auto& r = role->get_ref<const std::string&>();
   bool known = false;
   for (auto k : kRoles) known = known || r == k;
   if (!known) {
-    return bad_request("invalid_parameter",
-                       at + ".role '" + r + "' is not one of system, developer, user, assistant, tool, function",
-                       at + ".role");
+    return bad_request(
+        "invalid_parameter",
+        at + ".role '" + r + "' is not one of system, developer, user, assistant, tool, function",
+        at + ".role");
   }
   auto content = m.find("content");
   if (content != m.end() && !(content->is_string() || content->is_array() || content->is_null())) {
-    return bad_request("invalid_parameter",
-                       at + ".content must be a string or an array of content parts, not " + type_name(*content),
-                       at + ".content");
+    return bad_request(
+        "invalid_parameter",
+        at + ".content must be a string or an array of content parts, not " + type_name(*content),
+        at + ".content");
   }
   return std::nullopt;
 }
@@ -57,7 +61,8 @@ std::optional<ApiError> check_message(const nlohmann::json& m, std::size_t i) {
 
 std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return bad_request("invalid_json", "the request body is empty; send a JSON object with model and messages");
+    return bad_request("invalid_json",
+                       "the request body is empty; send a JSON object with model and messages");
   }
   if (util::json_nesting_depth(body, kMaxJsonDepth) > kMaxJsonDepth) {
     return bad_request("invalid_json", "the request body nests arrays/objects deeper than " +
@@ -69,7 +74,7 @@ std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
     std::string detail;
     try {
       auto ignored = nlohmann::json::parse(body);
-    (void)ignored;
+      (void)ignored;
     } catch (const nlohmann::json::parse_error& e) {
       detail = " (byte " + std::to_string(e.byte) + ")";
     }
@@ -90,10 +95,12 @@ std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
   req.model = model->get<std::string>();
   auto messages = doc.find("messages");
   if (messages == doc.end() || messages->is_null()) {
-    return bad_request("missing_required_field", "'messages' is required: an array of chat messages", "messages");
+    return bad_request("missing_required_field", "'messages' is required: an array of chat messages",
+                       "messages");
   }
   if (!messages->is_array()) {
-    return bad_request("invalid_parameter", "'messages' must be an array, not " + type_name(*messages), "messages");
+    return bad_request("invalid_parameter", "'messages' must be an array, not " + type_name(*messages),
+                       "messages");
   }
   if (messages->empty()) {
     return bad_request("invalid_parameter", "'messages' must contain at least one message", "messages");
@@ -103,7 +110,8 @@ std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
   }
   if (auto stream = doc.find("stream"); stream != doc.end() && !stream->is_null()) {
     if (!stream->is_boolean()) {
-      return bad_request("invalid_parameter", "'stream' must be a boolean, not " + type_name(*stream), "stream");
+      return bad_request("invalid_parameter", "'stream' must be a boolean, not " + type_name(*stream),
+                         "stream");
     }
     req.stream = stream->get<bool>();
   }

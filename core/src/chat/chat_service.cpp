@@ -22,17 +22,20 @@ std::int64_t unix_ms_now() {
 http::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const std::string& provider) {
   switch (f.kind()) {
     case upstream::FailureKind::timeout:
-      return http::ApiError{504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
+      return http::ApiError{
+          504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
     case upstream::FailureKind::connect:
-      return http::ApiError{502, "provider_failed", "the upstream provider '" + provider + "' could not be reached",
-                            {}};
+      return http::ApiError{
+          502, "provider_failed", "the upstream provider '" + provider + "' could not be reached", {}};
     case upstream::FailureKind::too_large:
-      return http::ApiError{502, "provider_failed",
-                            "the upstream provider '" + provider + "' sent a response larger than allowed", {}};
+      return http::ApiError{502,
+                            "provider_failed",
+                            "the upstream provider '" + provider + "' sent a response larger than allowed",
+                            {}};
     case upstream::FailureKind::io:
     default:
-      return http::ApiError{502, "provider_failed",
-                            "the connection to the upstream provider '" + provider + "' failed", {}};
+      return http::ApiError{
+          502, "provider_failed", "the connection to the upstream provider '" + provider + "' failed", {}};
   }
 }
 
@@ -79,9 +82,9 @@ void ChatService::handle(http::Call& call, const auth::Principal& principal) {
     outcome.row.total_tokens = outcome.row.prompt_tokens + outcome.row.completion_tokens;
   }
   spdlog::info("{} tenant={} model={} status={} error={} tokens={} latency_us={}", call.request_id,
-               principal.tenant_name, outcome.row.alias.empty() ? "-" : outcome.row.alias, outcome.row.http_status,
-               outcome.row.error_code.empty() ? "-" : outcome.row.error_code, outcome.row.total_tokens,
-               outcome.row.latency_us);
+               principal.tenant_name, outcome.row.alias.empty() ? "-" : outcome.row.alias,
+               outcome.row.http_status, outcome.row.error_code.empty() ? "-" : outcome.row.error_code,
+               outcome.row.total_tokens, outcome.row.latency_us);
   deps_.usage.enqueue(std::move(outcome.row));
 }
 
@@ -97,19 +100,21 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
   outcome.streamed = req.stream;
 
   if (req.model == "auto") {
-    return answer_error(call,
-                        http::ApiError{422, "model_not_available",
-                                       "model 'auto' (routing by policy) is not available yet; name a catalog alias "
-                                       "(GET /v1/models)",
-                                       "model"},
-                        outcome);
+    return answer_error(
+        call,
+        http::ApiError{422, "model_not_available",
+                       "model 'auto' (routing by policy) is not available yet; name a catalog alias "
+                       "(GET /v1/models)",
+                       "model"},
+        outcome);
   }
   const catalog::ModelRoute* route = deps_.catalog.find(req.model);
   if (route == nullptr) {
     return answer_error(call,
                         http::not_found("model_not_found",
-                                        "model '" + req.model + "' is not in the catalog; GET /v1/models lists the "
-                                        "aliases you can use",
+                                        "model '" + req.model +
+                                            "' is not in the catalog; GET /v1/models lists the "
+                                            "aliases you can use",
                                         "model"),
                         outcome);
   }
@@ -127,8 +132,8 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
 
   const auto& hooks = route->provider->hooks();
   RequestCollector built;
-  mgw_status st = hooks.on_build_request(route->provider->handle(), &ctx, mgw::str(text), &built.sink,
-                                         &built.error_sink);
+  mgw_status st =
+      hooks.on_build_request(route->provider->handle(), &ctx, mgw::str(text), &built.sink, &built.error_sink);
   if (built.error) return answer_error(call, *built.error, outcome);
   if (st != MGW_OK || built.request.path.empty()) {
     return answer_error(call, plugin_failure(route->provider->name(), "on_build_request", st), outcome);
@@ -166,9 +171,9 @@ void ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route
   for (const auto& [name, value] : owned) headers.push_back(mgw_header{mgw::str(name), mgw::str(value)});
 
   ResponseCollector got;
-  mgw_status st = route.provider->hooks().on_parse_response(route.provider->handle(), &ctx, exchange.status(),
-                                                            headers.data(), headers.size(), mgw::str(body),
-                                                            &got.sink);
+  mgw_status st =
+      route.provider->hooks().on_parse_response(route.provider->handle(), &ctx, exchange.status(),
+                                                headers.data(), headers.size(), mgw::str(body), &got.sink);
   if (got.usage) {
     outcome.row.prompt_tokens = got.usage->prompt_tokens;
     outcome.row.completion_tokens = got.usage->completion_tokens;
@@ -185,15 +190,18 @@ void ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route
   std::string out;
   if (!http::append_with_request_id(out, got.body, call.request_id)) {
     return answer_error(call,
-                        http::ApiError{502, "provider_failed", "the provider plugin produced a body that is not an "
-                                                               "object", {}},
+                        http::ApiError{502,
+                                       "provider_failed",
+                                       "the provider plugin produced a body that is not an "
+                                       "object",
+                                       {}},
                         outcome);
   }
   call.send_json(200, out);
 }
 
-void ChatService::relay_stream(http::Call& call, const catalog::ModelRoute& route, const mgw_call_context& ctx,
-                               upstream::Exchange& exchange, Outcome& outcome) {
+void ChatService::relay_stream(http::Call& call, const catalog::ModelRoute& route,
+                               const mgw_call_context& ctx, upstream::Exchange& exchange, Outcome& outcome) {
   const auto& hooks = route.provider->hooks();
   const auto& pcfg = route.provider->config();
   mgw_provider_stream* stream = nullptr;

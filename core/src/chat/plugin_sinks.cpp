@@ -56,7 +56,9 @@ ResponseCollector::ResponseCollector() {
     c->has_body = true;
   };
   sink.callback_chunk = &ignore_chunk;
-  sink.callback_usage = [](void* self, const mgw_usage* u) { static_cast<ResponseCollector*>(self)->usage = *u; };
+  sink.callback_usage = [](void* self, const mgw_usage* u) {
+    static_cast<ResponseCollector*>(self)->usage = *u;
+  };
   sink.callback_error = [](void* self, const mgw_error_info* e) {
     auto* c = static_cast<ResponseCollector*>(self);
     if (!c->error) c->error = to_api_error(*e);

@@ -34,7 +34,9 @@ void collect(const nlohmann::json& node, bool secret_context, SecretRedactor& ou
 
 }  // namespace
 
-void SecretRedactor::add_from_config(const nlohmann::json& provider_block) { collect(provider_block, false, *this); }
+void SecretRedactor::add_from_config(const nlohmann::json& provider_block) {
+  collect(provider_block, false, *this);
+}
 
 void SecretRedactor::add(std::string secret) {
   if (secret.size() >= kMinSecret) secrets_.push_back(std::move(secret));

@@ -8,7 +8,8 @@
 
 namespace modelgw::chat {
 
-StreamRelay::StreamRelay(http::Call& call, const SecretRedactor& redactor) : call_(call), redactor_(redactor) {
+StreamRelay::StreamRelay(http::Call& call, const SecretRedactor& redactor)
+    : call_(call), redactor_(redactor) {
   sink_.host_data = this;
   sink_.callback_body = &StreamRelay::on_body;
   sink_.callback_chunk = &StreamRelay::on_chunk;
@@ -39,8 +40,10 @@ void StreamRelay::on_chunk(void* self, mgw_str json) {
   if (r->error_ || r->client_gone_ || r->done_) return;
   r->frame_.assign("data: ");
   if (!http::append_with_request_id(r->frame_, mgw::view(json), r->call_.request_id)) {
-    spdlog::error("request {}: provider plugin emitted a chunk that is not a JSON object", r->call_.request_id);
-    r->fail(http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
+    spdlog::error("request {}: provider plugin emitted a chunk that is not a JSON object",
+                  r->call_.request_id);
+    r->fail(
+        http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
     return;
   }
   r->frame_.append("\n\n");
@@ -51,7 +54,9 @@ void StreamRelay::on_chunk(void* self, mgw_str json) {
   r->write_frame();
 }
 
-void StreamRelay::on_usage(void* self, const mgw_usage* usage) { static_cast<StreamRelay*>(self)->usage_ = *usage; }
+void StreamRelay::on_usage(void* self, const mgw_usage* usage) {
+  static_cast<StreamRelay*>(self)->usage_ = *usage;
+}
 
 void StreamRelay::on_error(void* self, const mgw_error_info* info) {
   static_cast<StreamRelay*>(self)->fail(to_api_error(*info));

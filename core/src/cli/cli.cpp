@@ -42,8 +42,8 @@ options:
   --config FILE    configuration file (default: $MODELGW_CONFIG, else /etc/modelgw/modelgw.yaml)
 )";
 
-const std::set<std::string> kKnownScopes = {"chat",        "prompts:read", "usage:read",
-                                            "budgets:read", "audit:read",  "admin"};
+const std::set<std::string> kKnownScopes = {"chat",         "prompts:read", "usage:read",
+                                            "budgets:read", "audit:read",   "admin"};
 
 std::string config_path(const Arguments& args) {
   if (auto c = args.option("config")) return *c;
@@ -158,8 +158,8 @@ int cmd_keys(const Arguments& args) {
     if (!tenant_name) throw UsageError("keys create needs --tenant NAME");
     auto tenant = storage->find_tenant(*tenant_name);
     if (!tenant) {
-      throw UsageError("tenant '" + *tenant_name + "' does not exist; create it with: modelgw tenants create " +
-                       *tenant_name);
+      throw UsageError("tenant '" + *tenant_name +
+                       "' does not exist; create it with: modelgw tenants create " + *tenant_name);
     }
     plugins::ApiKeyRow row;
     const std::string key = auth::mint_api_key();

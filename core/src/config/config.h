@@ -22,10 +22,10 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;
   std::size_t max_body_bytes = 4 * 1024 * 1024;
-  int max_connections = 4096;      // worker threads; one per open connection
-  int max_queued = 1024;           // accepted connections waiting for a worker
+  int max_connections = 4096;  // worker threads; one per open connection
+  int max_queued = 1024;       // accepted connections waiting for a worker
   int keep_alive_timeout_ms = 15000;
-  int shutdown_grace_ms = 30000;   // how long SIGTERM waits for in-flight requests
+  int shutdown_grace_ms = 30000;  // how long SIGTERM waits for in-flight requests
   int thread_stack_kib = 512;
 };
 
@@ -52,11 +52,11 @@ struct ProviderConfig {
   std::string name;
   std::string plugin;
   std::string base_url;
-  int timeout_ms = 60000;          // first byte and whole non-streamed call; idle gap in streams
+  int timeout_ms = 60000;  // first byte and whole non-streamed call; idle gap in streams
   int connect_timeout_ms = 5000;
-  int max_connections = 256;       // idle keep-alive connections kept per upstream
+  int max_connections = 256;  // idle keep-alive connections kept per upstream
   std::size_t max_response_bytes = 64 * 1024 * 1024;
-  nlohmann::json plugin_config;    // the whole block, handed to the plugin (holds secrets)
+  nlohmann::json plugin_config;  // the whole block, handed to the plugin (holds secrets)
 };
 
 struct CatalogEntry {

@@ -115,18 +115,21 @@ Config from_json(const nlohmann::json& root, std::string source) {
     r.reject_unknown_keys();
   }
   const auto& providers = top.object("providers");
-  if (providers.is_null() || providers.empty()) throw ConfigError("providers: at least one provider is required");
+  if (providers.is_null() || providers.empty())
+    throw ConfigError("providers: at least one provider is required");
   for (const auto& [name, block] : providers.items()) c.providers.push_back(read_provider(name, block));
 
   const auto& catalog = top.object("catalog");
-  if (catalog.is_null() || catalog.empty()) throw ConfigError("catalog: at least one model alias is required");
+  if (catalog.is_null() || catalog.empty())
+    throw ConfigError("catalog: at least one model alias is required");
   for (const auto& [alias, block] : catalog.items()) {
     if (alias == "auto") throw ConfigError("catalog.auto: 'auto' is reserved and cannot be an alias");
     CatalogEntry e = read_catalog_entry(alias, block);
     bool known = false;
     for (const auto& p : c.providers) known = known || p.name == e.provider;
     if (!known) {
-      throw ConfigError("catalog." + alias + ".provider: '" + e.provider + "' is not defined under providers");
+      throw ConfigError("catalog." + alias + ".provider: '" + e.provider +
+                        "' is not defined under providers");
     }
     c.catalog.emplace(alias, std::move(e));
   }

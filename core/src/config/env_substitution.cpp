@@ -16,7 +16,8 @@ namespace {
 bool valid_name(std::string_view name) {
   if (name.empty()) return false;
   for (char c : name) {
-    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+      return false;
   }
   return !(name.front() >= '0' && name.front() <= '9');
 }
@@ -48,7 +49,8 @@ std::string substitute_env(std::string_view value, const std::string& key_path, 
       inner = inner.substr(0, dash);
     }
     if (!valid_name(inner)) {
-      throw ConfigError(key_path + ": '${" + std::string(inner) + "}' is not a valid environment variable name");
+      throw ConfigError(key_path + ": '${" + std::string(inner) +
+                        "}' is not a valid environment variable name");
     }
     std::optional<std::string> got = lookup(std::string(inner));
     if (got && !got->empty()) {

@@ -5,7 +5,8 @@ namespace {
 const nlohmann::json kNull = nullptr;
 }
 
-SectionReader::SectionReader(const nlohmann::json& value, std::string path) : value_(value), path_(std::move(path)) {
+SectionReader::SectionReader(const nlohmann::json& value, std::string path)
+    : value_(value), path_(std::move(path)) {
   if (!value_.is_null() && !value_.is_object()) throw ConfigError(path_ + ": must be a mapping");
 }
 
@@ -58,7 +59,9 @@ const nlohmann::json& SectionReader::object(const std::string& key) {
   return v;
 }
 
-const nlohmann::json& SectionReader::raw(const std::string& key) { return lookup(key); }
+const nlohmann::json& SectionReader::raw(const std::string& key) {
+  return lookup(key);
+}
 
 void SectionReader::reject_unknown_keys() const {
   if (!value_.is_object()) return;

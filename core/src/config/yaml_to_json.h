@@ -2,8 +2,8 @@
 
 #include "config/env_substitution.h"
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>

@@ -7,19 +7,23 @@ namespace modelgw::http {
 std::string_view ApiError::type() const {
   switch (status) {
     case 401:
-    case 403: return "authentication_error";
-    case 429: return "rate_limit_error";
-    default: return status >= 500 ? "api_error" : "invalid_request_error";
+    case 403:
+      return "authentication_error";
+    case 429:
+      return "rate_limit_error";
+    default:
+      return status >= 500 ? "api_error" : "invalid_request_error";
   }
 }
 
 std::string error_envelope(const ApiError& error, std::string_view request_id) {
-  nlohmann::json body = {{"error",
-                          {{"type", error.type()},
-                           {"code", error.code},
-                           {"message", error.message},
-                           {"param", error.param.empty() ? nlohmann::json(nullptr) : nlohmann::json(error.param)},
-                           {"request_id", request_id}}}};
+  nlohmann::json body = {
+      {"error",
+       {{"type", error.type()},
+        {"code", error.code},
+        {"message", error.message},
+        {"param", error.param.empty() ? nlohmann::json(nullptr) : nlohmann::json(error.param)},
+        {"request_id", request_id}}}};
   // Replace invalid UTF-8 rather than throw: a message may quote client input.
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -32,6 +36,8 @@ ApiError not_found(std::string code, std::string message, std::string param) {
   return ApiError{404, std::move(code), std::move(message), std::move(param)};
 }
 
-ApiError internal_error(std::string message) { return ApiError{500, "internal_error", std::move(message), {}}; }
+ApiError internal_error(std::string message) {
+  return ApiError{500, "internal_error", std::move(message), {}};
+}
 
 }  // namespace modelgw::http

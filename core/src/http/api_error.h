@@ -11,8 +11,8 @@ struct ApiError {
   int status = 500;
   std::string code = "internal_error";
   std::string message;
-  std::string param;         // empty means null
-  int retry_after_s = -1;    // sets Retry-After when >= 0
+  std::string param;       // empty means null
+  int retry_after_s = -1;  // sets Retry-After when >= 0
 
   // The `type` the spec pairs with this status.
   std::string_view type() const;
@@ -24,7 +24,8 @@ std::string error_envelope(const ApiError& error, std::string_view request_id);
 // Shorthands for the errors the host itself raises.
 ApiError bad_request(std::string code, std::string message, std::string param = {});
 ApiError not_found(std::string code, std::string message, std::string param = {});
-ApiError internal_error(std::string message = "internal gateway error; retry, and report the request_id if it "
-                                              "persists");
+ApiError internal_error(std::string message =
+                            "internal gateway error; retry, and report the request_id if it "
+                            "persists");
 
 }  // namespace modelgw::http

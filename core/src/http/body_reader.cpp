@@ -5,9 +5,11 @@
 namespace modelgw::http {
 namespace {
 ApiError too_large(std::size_t max_bytes) {
-  return ApiError{413, "request_too_large",
-                  "the request body is larger than this gateway accepts (" + std::to_string(max_bytes) + " bytes)",
-                  {}};
+  return ApiError{
+      413,
+      "request_too_large",
+      "the request body is larger than this gateway accepts (" + std::to_string(max_bytes) + " bytes)",
+      {}};
 }
 }  // namespace
 
@@ -31,7 +33,8 @@ std::variant<std::string, ApiError> read_body(Poco::Net::HTTPServerRequest& requ
   return body;
 }
 
-bool drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time) {
+bool drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes,
+                std::chrono::milliseconds max_time) {
   const auto deadline = std::chrono::steady_clock::now() + max_time;
   std::istream& in = request.stream();
   char buffer[16384];

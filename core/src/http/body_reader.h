@@ -18,6 +18,7 @@ std::variant<std::string, ApiError> read_body(Poco::Net::HTTPServerRequest& requ
 // most `max_time`), so that closing the connection afterwards does not reset it
 // while the client is still sending, which would lose the answer just sent.
 // True when the body was read to its end.
-bool drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes, std::chrono::milliseconds max_time);
+bool drain_body(Poco::Net::HTTPServerRequest& request, std::size_t max_bytes,
+                std::chrono::milliseconds max_time);
 
 }  // namespace modelgw::http

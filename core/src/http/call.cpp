@@ -40,7 +40,8 @@ void Call::send_error(const ApiError& error) {
 }
 
 std::int64_t Call::elapsed_us() const {
-  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started).count();
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started)
+      .count();
 }
 
 bool append_with_request_id(std::string& out, std::string_view object, std::string_view request_id) {

@@ -13,7 +13,8 @@ namespace {
 class RoutedHandler : public Poco::Net::HTTPRequestHandler {
  public:
   explicit RoutedHandler(Router& router) : router_(router) {}
-  void handleRequest(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) override {
+  void handleRequest(Poco::Net::HTTPServerRequest& request,
+                     Poco::Net::HTTPServerResponse& response) override {
     router_.dispatch(request, response);
   }
 
@@ -31,7 +32,8 @@ ApiError method_not_allowed(const std::string& method, const std::string& path, 
   return ApiError{405, "method_not_allowed", method + " is not allowed on " + path + "; use " + allowed, {}};
 }
 
-std::optional<auth::Principal> authenticate(auth::Authenticator& authenticator, Call& call, const char* scope) {
+std::optional<auth::Principal> authenticate(auth::Authenticator& authenticator, Call& call,
+                                            const char* scope) {
   auto result = authenticator.authenticate(call.request.get("Authorization", ""));
   if (auto* err = std::get_if<ApiError>(&result)) {
     call.send_error(*err);
@@ -39,8 +41,10 @@ std::optional<auth::Principal> authenticate(auth::Authenticator& authenticator, 
   }
   auto& principal = std::get<auth::Principal>(result);
   if (!principal.has_scope(scope)) {
-    call.send_error(ApiError{403, "permission_denied",
-                             std::string("this API key lacks the '") + scope + "' scope needed here", {}});
+    call.send_error(ApiError{403,
+                             "permission_denied",
+                             std::string("this API key lacks the '") + scope + "' scope needed here",
+                             {}});
     return std::nullopt;
   }
   return std::move(principal);
@@ -65,7 +69,8 @@ void Router::dispatch(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServ
         response.set("Allow", "POST");
         return call.send_error(method_not_allowed(method, path, "POST"));
       }
-      if (auto principal = authenticate(deps_.authenticator, call, "chat")) deps_.chat.handle(call, *principal);
+      if (auto principal = authenticate(deps_.authenticator, call, "chat"))
+        deps_.chat.handle(call, *principal);
       return;
     }
     if (path == "/v1/models") {

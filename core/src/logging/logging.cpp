@@ -23,6 +23,8 @@ void init(const std::string& level, bool async) {
   spdlog::set_default_logger(std::move(logger));
 }
 
-void shutdown() { spdlog::shutdown(); }
+void shutdown() {
+  spdlog::shutdown();
+}
 
 }  // namespace modelgw::logging

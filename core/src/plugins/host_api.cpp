@@ -10,11 +10,16 @@ namespace {
 
 spdlog::level::level_enum to_spdlog(mgw_log_level level) {
   switch (level) {
-    case MGW_LOG_TRACE: return spdlog::level::trace;
-    case MGW_LOG_DEBUG: return spdlog::level::debug;
-    case MGW_LOG_INFO: return spdlog::level::info;
-    case MGW_LOG_WARN: return spdlog::level::warn;
-    default: return spdlog::level::err;
+    case MGW_LOG_TRACE:
+      return spdlog::level::trace;
+    case MGW_LOG_DEBUG:
+      return spdlog::level::debug;
+    case MGW_LOG_INFO:
+      return spdlog::level::info;
+    case MGW_LOG_WARN:
+      return spdlog::level::warn;
+    default:
+      return spdlog::level::err;
   }
 }
 

@@ -63,19 +63,25 @@ void check_hooks(const std::string& where, mgw_plugin_kind kind, const void* hoo
 
 const char* kind_name(mgw_plugin_kind kind) {
   switch (kind) {
-    case MGW_KIND_PROVIDER: return "provider";
-    case MGW_KIND_PII: return "pii";
-    case MGW_KIND_STORAGE: return "storage";
-    default: return "unknown";
+    case MGW_KIND_PROVIDER:
+      return "provider";
+    case MGW_KIND_PII:
+      return "pii";
+    case MGW_KIND_STORAGE:
+      return "storage";
+    default:
+      return "unknown";
   }
 }
 
-std::filesystem::path resolve_plugin_path(const std::string& dir, mgw_plugin_kind kind, const std::string& name) {
+std::filesystem::path resolve_plugin_path(const std::string& dir, mgw_plugin_kind kind,
+                                          const std::string& name) {
   if (name.find('/') != std::string::npos) return std::filesystem::path(name);
   return std::filesystem::path(dir) / (std::string("mgw_") + kind_name(kind) + "_" + name + ".so");
 }
 
-std::shared_ptr<PluginLibrary> PluginLibrary::load(const std::filesystem::path& file, mgw_plugin_kind expected_kind) {
+std::shared_ptr<PluginLibrary> PluginLibrary::load(const std::filesystem::path& file,
+                                                   mgw_plugin_kind expected_kind) {
   const std::string where = "plugin " + file.string();
   std::error_code exists_ec;
   if (!std::filesystem::exists(file, exists_ec)) {
@@ -107,7 +113,8 @@ std::shared_ptr<PluginLibrary> PluginLibrary::load(const std::filesystem::path& 
     throw PluginError(where + ": is a " + kind_name(d->kind) + " plugin, but a " + kind_name(expected_kind) +
                       " plugin was configured here");
   }
-  if (d->name == nullptr || d->version == nullptr) throw PluginError(where + ": descriptor lacks name or version");
+  if (d->name == nullptr || d->version == nullptr)
+    throw PluginError(where + ": descriptor lacks name or version");
   check_hooks(where, expected_kind, d->hooks);
   lib->descriptor_ = d;
   // The plugin may keep the host table from the entry call, so the same one

@@ -20,7 +20,8 @@ namespace modelgw::plugins {
 const char* kind_name(mgw_plugin_kind kind);
 
 // "<dir>/mgw_<kind>_<name>.so", or `name` itself when it is a path (has a '/').
-std::filesystem::path resolve_plugin_path(const std::string& dir, mgw_plugin_kind kind, const std::string& name);
+std::filesystem::path resolve_plugin_path(const std::string& dir, mgw_plugin_kind kind,
+                                          const std::string& name);
 
 class PluginLibrary {
  public:
@@ -28,7 +29,8 @@ class PluginLibrary {
   // major, the expected kind, a hook table of the right size with every hook
   // set. Throws PluginError naming the file and, for a version mismatch, both
   // versions.
-  static std::shared_ptr<PluginLibrary> load(const std::filesystem::path& file, mgw_plugin_kind expected_kind);
+  static std::shared_ptr<PluginLibrary> load(const std::filesystem::path& file,
+                                             mgw_plugin_kind expected_kind);
 
   PluginLibrary(const PluginLibrary&) = delete;
   PluginLibrary& operator=(const PluginLibrary&) = delete;

@@ -9,7 +9,8 @@ namespace {
 
 struct ErrorText {
   std::string text;
-  mgw_text_sink sink{this, [](void* self, mgw_str t) { static_cast<ErrorText*>(self)->text.append(mgw::view(t)); }};
+  mgw_text_sink sink{this,
+                     [](void* self, mgw_str t) { static_cast<ErrorText*>(self)->text.append(mgw::view(t)); }};
 };
 
 // Collects rows of every type; each call uses the vector it expects.
@@ -51,12 +52,18 @@ struct Rows {
 
 const char* status_name(mgw_status s) {
   switch (s) {
-    case MGW_NOT_FOUND: return "not found";
-    case MGW_INVALID_ARGUMENT: return "invalid argument";
-    case MGW_UNSUPPORTED: return "unsupported";
-    case MGW_CONFLICT: return "conflict";
-    case MGW_UNAVAILABLE: return "unavailable";
-    default: return "internal error";
+    case MGW_NOT_FOUND:
+      return "not found";
+    case MGW_INVALID_ARGUMENT:
+      return "invalid argument";
+    case MGW_UNSUPPORTED:
+      return "unsupported";
+    case MGW_CONFLICT:
+      return "conflict";
+    case MGW_UNAVAILABLE:
+      return "unavailable";
+    default:
+      return "internal error";
   }
 }
 
@@ -108,7 +115,8 @@ Storage::~Storage() {
 std::int64_t Storage::create_tenant(const std::string& name, std::int64_t now_unix_ms) {
   ErrorText error;
   std::int64_t id = 0;
-  check(hooks_.on_tenant_create(handle_, mgw::str(name), now_unix_ms, &id, &error.sink), error, "create tenant");
+  check(hooks_.on_tenant_create(handle_, mgw::str(name), now_unix_ms, &id, &error.sink), error,
+        "create tenant");
   return id;
 }
 

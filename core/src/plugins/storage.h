@@ -17,7 +17,8 @@ namespace modelgw::plugins {
 
 class StorageError : public std::runtime_error {
  public:
-  StorageError(mgw_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  StorageError(mgw_status status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
   mgw_status status() const { return status_; }
 
  private:

@@ -5,12 +5,15 @@
 namespace modelgw::upstream {
 
 ConnectionPool::ConnectionPool(UpstreamUrl url, int max_idle, int connect_timeout_ms)
-    : url_(std::move(url)), max_idle_(static_cast<std::size_t>(max_idle)), connect_timeout_ms_(connect_timeout_ms) {
+    : url_(std::move(url)),
+      max_idle_(static_cast<std::size_t>(max_idle)),
+      connect_timeout_ms_(connect_timeout_ms) {
   if (url_.https) {
     // Verify the upstream's certificate chain against the system store and
     // its name against the host (extended verification is on by default).
-    tls_ = new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "", Poco::Net::Context::VERIFY_RELAXED, 9,
-                                  /*loadDefaultCAs=*/true);
+    tls_ =
+        new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "", Poco::Net::Context::VERIFY_RELAXED, 9,
+                               /*loadDefaultCAs=*/true);
   }
 }
 

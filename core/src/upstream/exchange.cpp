@@ -52,9 +52,11 @@ void Exchange::start(const OutgoingRequest& request) {
     bool reused = false;
     try {
       session_ = pool_.acquire(reused);
-      session_->setTimeout(to_timespan(pool_.connect_timeout()), to_timespan(timeout_), to_timespan(timeout_));
+      session_->setTimeout(to_timespan(pool_.connect_timeout()), to_timespan(timeout_),
+                           to_timespan(timeout_));
     } catch (const Poco::Exception& e) {
-      throw UpstreamFailure(FailureKind::connect, "cannot connect to " + where(pool_) + ": " + e.displayText());
+      throw UpstreamFailure(FailureKind::connect,
+                            "cannot connect to " + where(pool_) + ": " + e.displayText());
     }
     try {
       send_once(request);
@@ -68,7 +70,8 @@ void Exchange::start(const OutgoingRequest& request) {
       throw UpstreamFailure(FailureKind::connect, "TLS with " + where(pool_) + " failed: " + e.displayText());
     } catch (const Poco::Net::ConnectionRefusedException& e) {
       session_.reset();
-      throw UpstreamFailure(FailureKind::connect, "cannot connect to " + where(pool_) + ": " + e.displayText());
+      throw UpstreamFailure(FailureKind::connect,
+                            "cannot connect to " + where(pool_) + ": " + e.displayText());
     } catch (const Poco::Net::HostNotFoundException& e) {
       session_.reset();
       throw UpstreamFailure(FailureKind::connect, "cannot resolve " + where(pool_) + ": " + e.displayText());
@@ -83,17 +86,20 @@ void Exchange::start(const OutgoingRequest& request) {
   }
 }
 
-std::streambuf& Exchange::body() { return *body_->rdbuf(); }
+std::streambuf& Exchange::body() {
+  return *body_->rdbuf();
+}
 
 std::string Exchange::read_all(std::size_t max_bytes) {
   std::string out;
   if (response_.hasContentLength() && response_.getContentLength64() > 0) {
-    out.reserve(static_cast<std::size_t>(std::min<Poco::Int64>(response_.getContentLength64(),
-                                                                static_cast<Poco::Int64>(max_bytes))));
+    out.reserve(static_cast<std::size_t>(
+        std::min<Poco::Int64>(response_.getContentLength64(), static_cast<Poco::Int64>(max_bytes))));
   }
   char buffer[16384];
   while (true) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       abort();
       throw UpstreamFailure(FailureKind::timeout, "the response from " + where(pool_) + " took longer than " +
@@ -108,14 +114,14 @@ std::string Exchange::read_all(std::size_t max_bytes) {
       throw UpstreamFailure(FailureKind::timeout, "the response from " + where(pool_) + " stalled");
     } catch (const Poco::Exception& e) {
       abort();
-      throw UpstreamFailure(FailureKind::io, "reading the response from " + where(pool_) + " failed: " +
-                                                 e.displayText());
+      throw UpstreamFailure(FailureKind::io,
+                            "reading the response from " + where(pool_) + " failed: " + e.displayText());
     }
     if (n == 0) break;
     if (out.size() + n > max_bytes) {
       abort();
-      throw UpstreamFailure(FailureKind::too_large,
-                            "the response from " + where(pool_) + " exceeds " + std::to_string(max_bytes) + " bytes");
+      throw UpstreamFailure(FailureKind::too_large, "the response from " + where(pool_) + " exceeds " +
+                                                        std::to_string(max_bytes) + " bytes");
     }
     out.append(buffer, n);
   }

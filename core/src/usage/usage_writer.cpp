@@ -10,9 +10,13 @@ UsageWriter::UsageWriter(plugins::Storage& storage, int flush_interval_ms, std::
                          std::size_t queue_limit)
     : storage_(storage), interval_(flush_interval_ms), batch_size_(batch_size), queue_limit_(queue_limit) {}
 
-UsageWriter::~UsageWriter() { stop(); }
+UsageWriter::~UsageWriter() {
+  stop();
+}
 
-void UsageWriter::start() { thread_ = std::thread([this] { run(); }); }
+void UsageWriter::start() {
+  thread_ = std::thread([this] { run(); });
+}
 
 void UsageWriter::enqueue(plugins::UsageRow row) {
   bool wake = false;
@@ -43,8 +47,9 @@ void UsageWriter::stop() {
 // and reports false so the caller backs off.
 bool UsageWriter::flush_some(std::unique_lock<std::mutex>& lock) {
   const std::size_t n = std::min(batch_size_, queue_.size());
-  std::vector<plugins::UsageRow> batch(std::make_move_iterator(queue_.begin()),
-                                       std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(n)));
+  std::vector<plugins::UsageRow> batch(
+      std::make_move_iterator(queue_.begin()),
+      std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(n)));
   queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
   lock.unlock();
   bool ok = true;

@@ -15,7 +15,8 @@ namespace modelgw::usage {
 
 class UsageWriter {
  public:
-  UsageWriter(plugins::Storage& storage, int flush_interval_ms, std::size_t batch_size, std::size_t queue_limit);
+  UsageWriter(plugins::Storage& storage, int flush_interval_ms, std::size_t batch_size,
+              std::size_t queue_limit);
   ~UsageWriter();
   UsageWriter(const UsageWriter&) = delete;
   UsageWriter& operator=(const UsageWriter&) = delete;

@@ -19,7 +19,9 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
       continue;
     }
     switch (c) {
-      case '"': in_string = true; break;
+      case '"':
+        in_string = true;
+        break;
       case '[':
       case '{':
         if (++depth > deepest) {
@@ -31,7 +33,8 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
       case '}':
         if (depth > 0) --depth;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return deepest;

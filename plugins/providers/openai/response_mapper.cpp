@@ -6,6 +6,7 @@
 #include <modelgw/sdk.hpp>
 
 #include <string>
+#include <utility>
 
 namespace mgw::openai {
 namespace {

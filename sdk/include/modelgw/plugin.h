@@ -238,8 +238,8 @@ typedef struct mgw_provider_hooks {
    * secrets such as api_key, which the plugin must never log or echo).
    * On failure returns non-OK and says why through `error`.
    * THREADING: main thread, at start-up. */
-  mgw_status (*on_provider_new)(const mgw_host_api* host, mgw_str config_json,
-                                mgw_provider** out, const mgw_text_sink* error);
+  mgw_status (*on_provider_new)(const mgw_host_api* host, mgw_str config_json, mgw_provider** out,
+                                const mgw_text_sink* error);
   /* THREADING: main thread, at shut-down, after every call using it returned. */
   void (*on_provider_destroy)(mgw_provider* provider);
 
@@ -248,18 +248,16 @@ typedef struct mgw_provider_hooks {
    * deep, with string "model" and array "messages" present. A request the vendor
    * cannot take is refused: the plugin calls error->callback_error and returns
    * MGW_INVALID_ARGUMENT. THREADING: any thread, concurrently. */
-  mgw_status (*on_build_request)(mgw_provider* provider, const mgw_call_context* call,
-                                 mgw_str request_json, const mgw_request_sink* out,
-                                 const mgw_response_sink* error);
+  mgw_status (*on_build_request)(mgw_provider* provider, const mgw_call_context* call, mgw_str request_json,
+                                 const mgw_request_sink* out, const mgw_response_sink* error);
 
   /* Translates a complete vendor response: for a success calls callback_usage
    * then callback_body; for a failure (any status, including a 200 that carries
    * an error, or a body that is not what the vendor sends) calls callback_error.
    * Also used for non-2xx answers to streamed requests. `headers` holds
    * `header_count` entries. THREADING: any thread, concurrently. */
-  mgw_status (*on_parse_response)(mgw_provider* provider, const mgw_call_context* call,
-                                  int32_t http_status, const mgw_header* headers,
-                                  size_t header_count, mgw_str body,
+  mgw_status (*on_parse_response)(mgw_provider* provider, const mgw_call_context* call, int32_t http_status,
+                                  const mgw_header* headers, size_t header_count, mgw_str body,
                                   const mgw_response_sink* out);
 
   /* Starts decoding a 2xx streamed response. THREADING: any thread. */
@@ -268,8 +266,7 @@ typedef struct mgw_provider_hooks {
   /* Feeds the next bytes of the vendor's body, exactly as they arrived: an event
    * may be split across calls, and one call may hold many events. Emits zero or
    * more chunks, and usage or an error. THREADING: one thread at a time. */
-  mgw_status (*on_stream_data)(mgw_provider_stream* stream, mgw_str bytes,
-                               const mgw_response_sink* out);
+  mgw_status (*on_stream_data)(mgw_provider_stream* stream, mgw_str bytes, const mgw_response_sink* out);
   /* The vendor closed the body. A stream that ended before the vendor's own end
    * marker is reported through callback_error (code "provider_failed").
    * THREADING: one thread at a time. */
@@ -326,8 +323,7 @@ typedef struct mgw_pii_hooks {
   mgw_status (*on_pii_scope_new)(mgw_pii* pii, mgw_pii_scope** out);
   void (*on_pii_scope_destroy)(mgw_pii_scope* scope);
   /* Decides on one piece of text. THREADING: one thread at a time per scope. */
-  mgw_status (*on_pii_apply)(mgw_pii_scope* scope, const mgw_pii_text* text,
-                             const mgw_pii_sink* out);
+  mgw_status (*on_pii_apply)(mgw_pii_scope* scope, const mgw_pii_text* text, const mgw_pii_sink* out);
 } mgw_pii_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -401,30 +397,29 @@ typedef struct mgw_storage_hooks {
   /* Opens the database named by `config_json` (the storage.options object) and
    * brings its schema to the plugin's current version; a database whose schema
    * is newer than the plugin knows is MGW_UNSUPPORTED. THREADING: main thread. */
-  mgw_status (*on_storage_open)(const mgw_host_api* host, mgw_str config_json,
-                                mgw_storage** out, const mgw_text_sink* error);
+  mgw_status (*on_storage_open)(const mgw_host_api* host, mgw_str config_json, mgw_storage** out,
+                                const mgw_text_sink* error);
   void (*on_storage_close)(mgw_storage* storage);
 
   /* MGW_CONFLICT when the name is taken. */
-  mgw_status (*on_tenant_create)(mgw_storage* storage, mgw_str name, int64_t now_unix_ms,
-                                 int64_t* out_id, const mgw_text_sink* error);
+  mgw_status (*on_tenant_create)(mgw_storage* storage, mgw_str name, int64_t now_unix_ms, int64_t* out_id,
+                                 const mgw_text_sink* error);
   /* MGW_NOT_FOUND when absent; otherwise one callback_tenant. */
   mgw_status (*on_tenant_find)(mgw_storage* storage, mgw_str name, const mgw_row_sink* out,
                                const mgw_text_sink* error);
-  mgw_status (*on_tenant_list)(mgw_storage* storage, const mgw_row_sink* out,
-                               const mgw_text_sink* error);
+  mgw_status (*on_tenant_list)(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error);
 
   /* Stores a key record (id and tenant_name ignored); writes the new id.
    * MGW_INVALID_ARGUMENT for an unknown tenant_id. */
-  mgw_status (*on_api_key_create)(mgw_storage* storage, const mgw_api_key_record* key,
-                                  int64_t* out_id, const mgw_text_sink* error);
+  mgw_status (*on_api_key_create)(mgw_storage* storage, const mgw_api_key_record* key, int64_t* out_id,
+                                  const mgw_text_sink* error);
   /* MGW_NOT_FOUND when no key has this hash; otherwise one callback_api_key,
    * revoked keys included (the host checks revoked_unix_ms). */
-  mgw_status (*on_api_key_find_by_hash)(mgw_storage* storage, mgw_str key_hash,
-                                        const mgw_row_sink* out, const mgw_text_sink* error);
+  mgw_status (*on_api_key_find_by_hash)(mgw_storage* storage, mgw_str key_hash, const mgw_row_sink* out,
+                                        const mgw_text_sink* error);
   /* Keys of one tenant, or of all when tenant_id is 0, oldest first. */
-  mgw_status (*on_api_key_list)(mgw_storage* storage, int64_t tenant_id,
-                                const mgw_row_sink* out, const mgw_text_sink* error);
+  mgw_status (*on_api_key_list)(mgw_storage* storage, int64_t tenant_id, const mgw_row_sink* out,
+                                const mgw_text_sink* error);
   /* MGW_NOT_FOUND when no such key; revoking a revoked key is OK and keeps the
    * first revocation time. */
   mgw_status (*on_api_key_revoke)(mgw_storage* storage, int64_t key_id, int64_t now_unix_ms,
@@ -434,10 +429,10 @@ typedef struct mgw_storage_hooks {
    * records[0].struct_size bytes apart (the host's sizeof, which a newer host
    * may have grown): step through the array with that stride, never with the
    * plugin's own sizeof. */
-  mgw_status (*on_usage_insert)(mgw_storage* storage, const mgw_usage_record* records,
-                                size_t count, const mgw_text_sink* error);
-  mgw_status (*on_usage_query)(mgw_storage* storage, const mgw_usage_query* query,
-                               const mgw_row_sink* out, const mgw_text_sink* error);
+  mgw_status (*on_usage_insert)(mgw_storage* storage, const mgw_usage_record* records, size_t count,
+                                const mgw_text_sink* error);
+  mgw_status (*on_usage_query)(mgw_storage* storage, const mgw_usage_query* query, const mgw_row_sink* out,
+                               const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 #ifdef __cplusplus

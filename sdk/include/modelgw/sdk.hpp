@@ -13,7 +13,9 @@ namespace mgw {
 
 // Borrowed view of a std::string_view as an mgw_str. The caller keeps `s` alive
 // for as long as the mgw_str is used.
-inline mgw_str str(std::string_view s) noexcept { return mgw_str{s.data(), s.size()}; }
+inline mgw_str str(std::string_view s) noexcept {
+  return mgw_str{s.data(), s.size()};
+}
 
 // The bytes of an mgw_str as a std::string_view (same lifetime as the mgw_str).
 inline std::string_view view(mgw_str s) noexcept {
@@ -28,13 +30,15 @@ inline void say(const mgw_text_sink* sink, std::string_view text) noexcept {
 // Logs through the host table when the level is enabled.
 inline void log(const mgw_host_api* host, mgw_log_level level, std::string_view message) noexcept {
   if (host == nullptr || host->callback_log == nullptr) return;
-  if (host->callback_log_enabled != nullptr && host->callback_log_enabled(host->host_data, level) == 0) return;
+  if (host->callback_log_enabled != nullptr && host->callback_log_enabled(host->host_data, level) == 0)
+    return;
   host->callback_log(host->host_data, level, str(message));
 }
 
 // Reports a spec error through a response sink.
 inline void fail(const mgw_response_sink* out, int status, std::string_view code, std::string_view message,
-                 std::string_view param = {}, bool retryable = false, long long retry_after_ms = -1) noexcept {
+                 std::string_view param = {}, bool retryable = false,
+                 long long retry_after_ms = -1) noexcept {
   if (out == nullptr || out->callback_error == nullptr) return;
   mgw_error_info e{};
   e.struct_size = sizeof e;
@@ -65,6 +69,15 @@ class SseDecoder {
   template <typename OnEvent>
   void feed(std::string_view bytes, OnEvent&& on_event) {
     for (char c : bytes) {
+      if (bom_state_ < 3) {  // a UTF-8 byte order mark before the first line is dropped
+        static constexpr char kBom[] = "\xEF\xBB\xBF";
+        if (c == kBom[bom_state_]) {
+          ++bom_state_;
+          continue;
+        }
+        line_.append(kBom, bom_state_);  // it was not a mark after all
+        bom_state_ = 3;
+      }
       if (skip_lf_) {
         skip_lf_ = false;
         if (c == '\n') continue;
@@ -86,10 +99,12 @@ class SseDecoder {
   // Returns true when nothing was pending (the stream ended on an event boundary).
   bool finish() const noexcept { return line_.empty() && !has_data_; }
 
-  // True once a line longer than kMaxLine was dropped.
+  // True once a line longer than kMaxLine, or data past kMaxEvent, was dropped:
+  // the stream can no longer be trusted and should be reported as broken.
   bool overflowed() const noexcept { return overflow_; }
 
-  static constexpr std::size_t kMaxLine = 16u << 20;  // 16 MiB per line
+  static constexpr std::size_t kMaxLine = 16u << 20;   // 16 MiB per line
+  static constexpr std::size_t kMaxEvent = 32u << 20;  // 32 MiB of data per event
 
  private:
   template <typename OnEvent>
@@ -117,8 +132,12 @@ class SseDecoder {
       if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
     }
     if (field == "data") {
-      if (has_data_) event_.data.push_back('\n');
-      event_.data.append(value);
+      if (event_.data.size() + value.size() + 1 > kMaxEvent) {
+        overflow_ = true;  // an event that never ends must not grow without bound
+      } else {
+        if (has_data_) event_.data.push_back('\n');
+        event_.data.append(value);
+      }
       has_data_ = true;
     } else if (field == "event") {
       event_.event.assign(value);
@@ -139,6 +158,7 @@ class SseDecoder {
   bool has_data_ = false;
   bool skip_lf_ = false;
   bool overflow_ = false;
+  int bom_state_ = 0;  // bytes of a leading byte order mark seen; 3 once past it
 };
 
 }  // namespace mgw

@@ -58,7 +58,8 @@ class FakeHost {
 // Records an error reported through an mgw_text_sink.
 struct TextRecorder {
   std::string text;
-  mgw_text_sink sink{this, [](void* self, mgw_str t) { static_cast<TextRecorder*>(self)->text.append(view(t)); }};
+  mgw_text_sink sink{this,
+                     [](void* self, mgw_str t) { static_cast<TextRecorder*>(self)->text.append(view(t)); }};
 };
 
 // Records what on_build_request produced.
@@ -68,8 +69,7 @@ struct RequestRecorder {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   mgw_request_sink sink{
-      this,
-      [](void* self, mgw_str m) { static_cast<RequestRecorder*>(self)->method.assign(view(m)); },
+      this, [](void* self, mgw_str m) { static_cast<RequestRecorder*>(self)->method.assign(view(m)); },
       [](void* self, mgw_str p) { static_cast<RequestRecorder*>(self)->path.assign(view(p)); },
       [](void* self, mgw_str n, mgw_str v) {
         static_cast<RequestRecorder*>(self)->headers.emplace_back(std::string(view(n)), std::string(view(v)));
@@ -104,14 +104,17 @@ struct ResponseRecorder {
   std::optional<mgw_usage> usage;
   std::optional<RecordedError> error;
   mgw_response_sink sink{
-      this,
-      [](void* self, mgw_str b) { static_cast<ResponseRecorder*>(self)->body.assign(view(b)); },
+      this, [](void* self, mgw_str b) { static_cast<ResponseRecorder*>(self)->body.assign(view(b)); },
       [](void* self, mgw_str c) { static_cast<ResponseRecorder*>(self)->chunks.emplace_back(view(c)); },
       [](void* self, const mgw_usage* u) { static_cast<ResponseRecorder*>(self)->usage = *u; },
       [](void* self, const mgw_error_info* e) {
         static_cast<ResponseRecorder*>(self)->error =
-            RecordedError{e->http_status,       std::string(view(e->code)), std::string(view(e->message)),
-                          std::string(view(e->param)), e->retryable != 0,         static_cast<long long>(e->retry_after_ms)};
+            RecordedError{e->http_status,
+                          std::string(view(e->code)),
+                          std::string(view(e->message)),
+                          std::string(view(e->param)),
+                          e->retryable != 0,
+                          static_cast<long long>(e->retry_after_ms)};
       }};
 };
 
