@@ -4,6 +4,7 @@
 #include "http/request_id.h"
 
 #include <Poco/Net/HTTPRequestHandler.h>
+#include <Poco/Net/HTTPServerRequestImpl.h>
 
 #include <spdlog/spdlog.h>
 
@@ -58,6 +59,9 @@ Poco::Net::HTTPRequestHandler* Router::createRequestHandler(const Poco::Net::HTT
 
 void Router::dispatch(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) {
   InFlight counted(in_flight_);
+  // Answers go out as a head write and a body write; TCP_NODELAY keeps the
+  // second from waiting on the client's ACK of the first.
+  static_cast<Poco::Net::HTTPServerRequestImpl&>(request).socket().setNoDelay(true);
   Call call{request, response, new_request_id()};
   call.drain_limit = deps_.max_body_bytes;
   try {

@@ -40,6 +40,9 @@ void Exchange::send_once(const OutgoingRequest& request) {
   req.setContentLength(static_cast<std::streamsize>(request.body.size()));
   req.setKeepAlive(true);
   std::ostream& out = session_->sendRequest(req);
+  // The head went out in its own write; without TCP_NODELAY the body would
+  // wait for that write's ACK (Nagle), adding latency to every call.
+  session_->socket().setNoDelay(true);
   out.write(request.body.data(), static_cast<std::streamsize>(request.body.size()));
   out.flush();
   set_receive_timeout(timeout_);
