@@ -164,11 +164,10 @@ void ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route
     spdlog::warn("request {}: provider '{}': {}", call.request_id, pcfg.name, f.what());
     return answer_error(call, from_upstream_failure(f, pcfg.name), outcome);
   }
-  std::vector<std::pair<std::string, std::string>> owned;
+  // Views into the response head, which outlives the hook call: no copies.
   std::vector<mgw_header> headers;
-  for (const auto& [name, value] : exchange.response()) owned.emplace_back(name, value);
-  headers.reserve(owned.size());
-  for (const auto& [name, value] : owned) headers.push_back(mgw_header{mgw::str(name), mgw::str(value)});
+  for (const auto& [name, value] : exchange.response())
+    headers.push_back(mgw_header{mgw::str(name), mgw::str(value)});
 
   ResponseCollector got;
   mgw_status st =

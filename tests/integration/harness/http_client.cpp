@@ -16,16 +16,17 @@
 #include <thread>
 
 namespace it {
-namespace {
 
-std::string lower(std::string s) {
+std::string ascii_lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
+namespace {
+
 std::string find_header(const Headers& headers, const std::string& name) {
-  const std::string want = lower(name);
+  const std::string want = ascii_lower(name);
   for (const auto& [n, v] : headers) {
     if (n == want) return v;
   }
@@ -34,7 +35,7 @@ std::string find_header(const Headers& headers, const std::string& name) {
 
 Headers collect_headers(const Poco::Net::HTTPResponse& response) {
   Headers out;
-  for (const auto& [name, value] : response) out.emplace_back(lower(name), value);
+  for (const auto& [name, value] : response) out.emplace_back(ascii_lower(name), value);
   return out;
 }
 
@@ -68,7 +69,7 @@ std::string HttpResponse::header(const std::string& name) const {
 }
 
 bool HttpResponse::has_header(const std::string& name) const {
-  const std::string want = lower(name);
+  const std::string want = ascii_lower(name);
   return std::any_of(headers.begin(), headers.end(), [&](const auto& h) { return h.first == want; });
 }
 
@@ -125,7 +126,7 @@ HttpResponse raw_http(int port, const std::string& raw, std::chrono::millisecond
     if (colon != std::string::npos) {
       std::string value = line.substr(colon + 1);
       value.erase(0, value.find_first_not_of(' '));
-      out.headers.emplace_back(lower(line.substr(0, colon)), value);
+      out.headers.emplace_back(ascii_lower(line.substr(0, colon)), value);
     }
     pos = end + 2;
   }

@@ -18,6 +18,9 @@ class HTTPResponse;
 
 namespace it {
 
+// ASCII lower case, for header names.
+std::string ascii_lower(std::string s);
+
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 struct HttpRequest {

@@ -1,5 +1,7 @@
 #include "harness/raw_connection.h"
 
+#include "harness/http_client.h"
+
 #include <Poco/Exception.h>
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/SocketAddress.h>
@@ -8,15 +10,6 @@
 #include <cctype>
 
 namespace it {
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-}  // namespace
 
 RawConnection::RawConnection(int port) {
   socket_.connect(Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(port)),
@@ -64,7 +57,7 @@ std::optional<HttpResponse> RawConnection::read_response(std::chrono::millisecon
         if (colon != std::string::npos) {
           std::string value = line.substr(colon + 1);
           value.erase(0, value.find_first_not_of(' '));
-          r.headers.emplace_back(lower(line.substr(0, colon)), value);
+          r.headers.emplace_back(ascii_lower(line.substr(0, colon)), value);
         }
         pos = end + 2;
       }
