@@ -145,6 +145,8 @@ int main(int argc, char** argv) {
                           kThreadIdleSeconds, kThreadStackBytes);
     Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
     params->setMaxThreads(opts.threads);
+    // POCO wakes one dispatcher thread on stop; the others notice after this.
+    params->setThreadIdleTime(Poco::Timespan(0, 500 * 1000));
     params->setMaxQueued(kMaxQueuedConnections);
     params->setKeepAlive(true);
     params->setMaxKeepAliveRequests(kMaxKeepAliveRequests);
@@ -152,7 +154,7 @@ int main(int argc, char** argv) {
 
     Poco::Net::ServerSocket socket;
     socket.bind(Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(opts.port)),
-                /*reuseAddress=*/true);
+                /*reuseAddress=*/true, /*reusePort=*/false);
     socket.listen(kListenBacklog);
 
     Poco::Net::HTTPServer server(new fake_upstream::Router(ctx), pool, socket, params);

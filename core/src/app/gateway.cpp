@@ -115,7 +115,10 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   const auto& sc = config.server;
   Poco::Net::ServerSocket socket;
   try {
-    socket.bind(Poco::Net::SocketAddress(sc.host, sc.port), /*reuseAddress=*/true);
+    // SO_REUSEADDR lets a restart bind while old connections sit in TIME_WAIT;
+    // never SO_REUSEPORT, which would let a second process share the port and
+    // silently take half the traffic.
+    socket.bind(Poco::Net::SocketAddress(sc.host, sc.port), /*reuseAddress=*/true, /*reusePort=*/false);
     socket.listen(1024);  // room for a burst of connects, e.g. 1000 streams opening at once
   } catch (const Poco::Exception& e) {
     throw std::runtime_error("server.listen: cannot listen on " + sc.host + ":" + std::to_string(sc.port) +
@@ -129,7 +132,10 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   // POCO 1.11 treats 0 inconsistently across versions; a large bound is unambiguous.
   params->setMaxKeepAliveRequests(1000000);
   params->setServerName("modelgw");
-  params->setThreadIdleTime(Poco::Timespan(60, 0));
+  // POCO's dispatcher wakes only one of its threads on stop; any other waits
+  // out this idle time before it sees the stop, and shutdown waits with it.
+  // A short idle time bounds that wait; the OS threads stay pooled anyway.
+  params->setThreadIdleTime(Poco::Timespan(0, 500 * 1000));
   s.threads = std::make_unique<Poco::ThreadPool>(4, sc.max_connections + 8, 60, sc.thread_stack_kib * 1024);
   s.router = new http::Router(http::RouterDeps{*s.authenticator, *s.chat, s.catalog, sc.max_body_bytes});
   s.server = std::make_unique<Poco::Net::HTTPServer>(s.router, *s.threads, socket, params);

@@ -44,7 +44,7 @@ std::vector<CatalogEntry> standard_catalog() {
 
 int free_port() {
   Poco::Net::ServerSocket socket;
-  socket.bind(Poco::Net::SocketAddress("127.0.0.1", 0), true);
+  socket.bind(Poco::Net::SocketAddress("127.0.0.1", 0), /*reuseAddress=*/false, /*reusePort=*/false);
   const int port = socket.address().port();
   socket.close();
   return port;
