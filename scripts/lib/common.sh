@@ -7,7 +7,7 @@ MODELGW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MODELGW_DEB_PACKAGES=(
   build-essential cmake ninja-build pkg-config ca-certificates curl
   libpoco-dev libboost-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
-  libssl-dev libsqlite3-dev libgtest-dev libgmock-dev
+  libssl-dev libsqlite3-dev libgtest-dev libgmock-dev libpcre2-dev
 )
 
 as_root() {
@@ -25,6 +25,21 @@ install_missing_packages() {
     echo "==> installing Debian packages: ${missing[*]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# The tokenizer's rank tables come from an npm package (package.json), which
+# the build converts; npm ci installs exactly the locked version.
+install_node_modules() {
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "==> installing Debian packages: nodejs npm"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm
+  fi
+  if [ ! -f "$MODELGW_ROOT/node_modules/.package-lock.json" ] ||
+     [ "$MODELGW_ROOT/package-lock.json" -nt "$MODELGW_ROOT/node_modules/.package-lock.json" ]; then
+    echo "==> npm ci"
+    (cd "$MODELGW_ROOT" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
 

@@ -23,11 +23,13 @@ static_assert(offsetof(mgw_plugin_descriptor, abi_major) == 4 && offsetof(mgw_pl
 static_assert(offsetof(mgw_plugin_descriptor, name) == 16 && offsetof(mgw_plugin_descriptor, hooks) == 32);
 static_assert(sizeof(mgw_plugin_descriptor) == 40);
 
-static_assert(sizeof(mgw_call_context) == 72 && offsetof(mgw_call_context, stream) == 64);
-static_assert(sizeof(mgw_request_sink) == 40);
-static_assert(sizeof(mgw_usage) == 24);
+static_assert(sizeof(mgw_call_context) == 88 && offsetof(mgw_call_context, stream) == 64 &&
+              offsetof(mgw_call_context, default_max_tokens) == 72 &&
+              offsetof(mgw_call_context, prompt_tokens) == 80);
+static_assert(sizeof(mgw_request_sink) == 48 && offsetof(mgw_request_sink, host_data) == 8);
+static_assert(sizeof(mgw_usage) == 32 && offsetof(mgw_usage, prompt_tokens) == 8);
 static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_after_ms) == 64);
-static_assert(sizeof(mgw_response_sink) == 40);
+static_assert(sizeof(mgw_response_sink) == 48 && offsetof(mgw_response_sink, host_data) == 8);
 static_assert(sizeof(mgw_provider_hooks) == 72 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
 
 static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 56);

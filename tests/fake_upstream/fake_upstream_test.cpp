@@ -396,6 +396,16 @@ TEST_F(FakeUpstreamTest, SplitWritesSmallCrlfFragments) {
   EXPECT_EQ(normalise(parseChunks(splitSse)), normalise(parseChunks(parseSse(plain.body))));
 }
 
+TEST_F(FakeUpstreamTest, CommentsAddCommentBlocks) {
+  const auto r = chat(port(), chatBody("gpt-4o-mini+comments", "a b", true));
+  ASSERT_EQ(r.status, 200);
+  const auto sse = parseSse(r.body);
+  ASSERT_EQ(sse.data.size(), 1u + 3u + 1u + 1u);
+  EXPECT_EQ(sse.comments.size(), sse.data.size()) << "one comment block before every event";
+  EXPECT_EQ(r.body.rfind(": comment\n\ndata: {", 0), 0u);
+  EXPECT_EQ(joinedContent(parseChunks(sse)), "echo: a b");
+}
+
 TEST_F(FakeUpstreamTest, RequestsLogRecordsApiRequests) {
   ASSERT_EQ(call(port(), "DELETE", "/_fake/requests").status, 200);
   chat(port(), chatBody("gpt-4o-mini+status=500", "logged"),
@@ -508,6 +518,14 @@ TEST(ParseModel, CombinesDirectives) {
   EXPECT_EQ(parsed.faults.words, 7);
   EXPECT_TRUE(parsed.faults.split);
   EXPECT_TRUE(parsed.faults.noUsage);
+}
+
+TEST(ParseModel, CommentsFlag) {
+  const auto parsed = fake_upstream::parseModel("claude+comments+split");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  EXPECT_TRUE(parsed.faults.comments);
+  EXPECT_TRUE(parsed.faults.split);
+  EXPECT_FALSE(fake_upstream::parseModel("m+comments=1").error.empty());
 }
 
 TEST(ParseModel, RejectsBadDirectives) {

@@ -42,7 +42,7 @@ constexpr IntDirective kIntDirectives[] = {
 constexpr FlagDirective kFlagDirectives[] = {
     {"quota", &Faults::quota},      {"context", &Faults::context},   {"html", &Faults::html},
     {"garbage", &Faults::garbage},  {"error200", &Faults::error200}, {"split", &Faults::split},
-    {"no_usage", &Faults::noUsage},
+    {"no_usage", &Faults::noUsage}, {"comments", &Faults::comments},
 };
 
 // Applies one "name" or "name=value" directive; returns an error text or "".

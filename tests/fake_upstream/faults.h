@@ -24,6 +24,7 @@ struct Faults {
   bool error200 = false;  // 200 with an error object as body
   bool split = false;     // SSE in 1..7 byte fragments with CRLF
   bool noUsage = false;   // never send usage
+  bool comments = false;  // SSE comment blocks between events (and Anthropic pings)
 };
 
 struct ParsedModel {

@@ -1,6 +1,7 @@
 // Small POCO request/response helpers shared by all routes.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -32,5 +33,27 @@ Poco::Net::StreamSocket& socketOf(Poco::Net::HTTPServerRequest& request);
 
 // The URI without its query string.
 std::string_view pathOf(const std::string& uri);
+
+// The URI's query string, without the '?' ("" when there is none).
+std::string_view queryOf(const std::string& uri);
+
+// %XX escapes decoded; '+' stays '+' (it is literal in a path). A malformed
+// escape is kept as it is.
+std::string percentDecode(std::string_view text);
+
+// Ends the connection mid-body: the client sees a body shorter than promised
+// (Content-Length) or a chunked body with no terminating zero-length chunk.
+void cutConnection(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
+                   std::ostream& out);
+
+// cut_after=N on a non-streaming answer: a 200 whose Content-Length is that
+// of `body` but only its first `bytes` bytes are sent, then the connection
+// is cut.
+void sendTruncated(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
+                   const std::string& contentType, std::string_view body, int bytes);
+
+// The html fault: a proxy's error page, "<html><head><title>502 Bad
+// Gateway</title>..." with `status` and its reason phrase.
+void sendHtmlPage(Poco::Net::HTTPServerResponse& response, int status);
 
 }  // namespace fake_upstream

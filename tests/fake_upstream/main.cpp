@@ -1,5 +1,6 @@
-// fake_upstream: an OpenAI-compatible server on 127.0.0.1 that injects faults,
-// for the gateway's integration tests and benchmarks. See README.md.
+// fake_upstream: a fake LLM vendor on 127.0.0.1 speaking the OpenAI, Anthropic
+// and Gemini wire formats and injecting faults, for the gateway's integration
+// tests and benchmarks. See README.md.
 //
 //   fake_upstream [--port N] [--api-key KEY] [--threads N] [--log-size N]
 //
@@ -53,7 +54,8 @@ struct Options {
 void usage() {
   std::cerr << "usage: fake_upstream [--port N] [--api-key KEY] [--threads N] [--log-size N]\n"
                "  --port N      TCP port on 127.0.0.1; 0 (default) picks a free one\n"
-               "  --api-key K   require 'Authorization: Bearer K' on API routes\n"
+               "  --api-key K   require the key on API routes: 'Authorization: Bearer K' (OpenAI),\n"
+               "                'x-api-key: K' (Anthropic), 'x-goog-api-key: K' (Gemini)\n"
                "  --threads N   max worker threads = max concurrent connections (default 2048)\n"
                "  --log-size N  requests kept for GET /_fake/requests (default 100, 0 = off)\n";
 }
@@ -138,7 +140,8 @@ int main(int argc, char** argv) {
   raiseFileLimit();
 
   fake_upstream::RequestLog log(static_cast<size_t>(opts.logSize));
-  const fake_upstream::ServerContext ctx{opts.apiKey.empty() ? std::string() : "Bearer " + opts.apiKey, log};
+  const fake_upstream::ServerContext ctx{opts.apiKey.empty() ? std::string() : "Bearer " + opts.apiKey, log,
+                                         opts.apiKey};
 
   try {
     Poco::ThreadPool pool("fake_upstream", std::min(kMinThreads, opts.threads), opts.threads,

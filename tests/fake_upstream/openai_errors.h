@@ -5,12 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace fake_upstream::openai {
+#include "error_reply.h"
 
-struct ErrorReply {
-  int status = 500;
-  std::string body;  // application/json
-};
+namespace fake_upstream::openai {
 
 // {"error":{"message":...,"type":...,"param":...,"code":...}}; a nullptr
 // param or code is written as null.

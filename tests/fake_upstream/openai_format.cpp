@@ -2,62 +2,24 @@
 
 #include <ctime>
 #include <nlohmann/json.hpp>
-#include <random>
-#include <thread>
 
 #include "json_text.h"
+#include "random_id.h"
 
 namespace fake_upstream::openai {
 namespace {
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-// Calls f(word) for each whitespace-separated word of `text`.
-template <typename F>
-void forEachWord(std::string_view text, F&& f) {
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && isSpace(text[i])) ++i;
-    const size_t start = i;
-    while (i < text.size() && !isSpace(text[i])) ++i;
-    if (i > start) f(text.substr(start, i - start));
-  }
-}
-
-// text(m) from the header comment, appended to `out`.
+// text(m) from openai_format.h, appended to `out`.
 void appendMessageText(const nlohmann::json& message, std::string& out) {
   if (!message.is_object()) return;
   const auto it = message.find("content");
-  if (it == message.end()) return;
-  if (it->is_string()) {
-    out.append(it->get_ref<const std::string&>());
-    return;
-  }
-  if (!it->is_array()) return;
-  bool first = true;
-  for (const auto& part : *it) {
-    if (!part.is_object()) continue;
-    const auto type = part.find("type");
-    const auto text = part.find("text");
-    if (type == part.end() || *type != "text" || text == part.end() || !text->is_string()) continue;
-    if (!first) out.push_back(' ');
-    out.append(text->get_ref<const std::string&>());
-    first = false;
-  }
+  if (it != message.end()) appendContentText(*it, out);
 }
 
 bool isUserMessage(const nlohmann::json& message) {
   if (!message.is_object()) return false;
   const auto role = message.find("role");
   return role != message.end() && *role == "user";
-}
-
-std::mt19937_64& rng() {
-  thread_local std::mt19937_64 engine{std::random_device{}() ^
-                                      std::hash<std::thread::id>{}(std::this_thread::get_id())};
-  return engine;
 }
 
 void appendUsage(std::string& out, const ChatReply& reply) {
@@ -73,48 +35,22 @@ void appendUsage(std::string& out, const ChatReply& reply) {
 }  // namespace
 
 ChatReply buildReply(const nlohmann::json& messages, int words) {
-  ChatReply reply;
+  ReplyBuilder builder;
   // Scratch text reused across requests served by this thread.
   thread_local std::string text;
-  const nlohmann::json* lastUser = nullptr;
   for (const auto& message : messages) {
     text.clear();
     appendMessageText(message, text);
-    reply.promptTokens += 4 + static_cast<int>((text.size() + 3) / 4);
-    if (isUserMessage(message)) lastUser = &message;
+    builder.addMessage(text, isUserMessage(message));
   }
-
-  if (words >= 0) {
-    reply.text.reserve(static_cast<size_t>(words) * 8);
-    for (int i = 0; i < words; ++i) {
-      if (i > 0) reply.text.push_back(' ');
-      reply.text.append("tok");
-      reply.text.append(std::to_string(i));
-    }
-    reply.completionTokens = words;
-    return reply;
-  }
-
-  text.clear();
-  if (lastUser != nullptr) appendMessageText(*lastUser, text);
-  reply.text.reserve(text.size() + 6);
-  reply.text.append("echo:");
-  reply.completionTokens = 1;
-  forEachWord(text, [&](std::string_view word) {
-    reply.text.push_back(' ');
-    reply.text.append(word);
-    ++reply.completionTokens;
-  });
-  return reply;
+  return builder.build(words);
 }
 
 ResponseMeta newResponseMeta(std::string_view model) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   ResponseMeta meta;
   meta.id.reserve(38);
   meta.id.append("chatcmpl-");
-  auto& engine = rng();
-  for (int i = 0; i < 29; ++i) meta.id.push_back(kAlphabet[engine() % (sizeof(kAlphabet) - 1)]);
+  appendRandomAlnum(meta.id, 29);
   meta.created = static_cast<int64_t>(std::time(nullptr));
   meta.model = model;
   return meta;

@@ -1,13 +1,8 @@
-// OpenAI Chat Completions wire format: the deterministic reply, the token
-// counts, and the JSON of completions and stream chunks.
+// OpenAI Chat Completions wire format: the deterministic reply (reply.h) for
+// a messages array, and the JSON of completions and stream chunks.
 //
-// Deterministic reply and usage (tests compute their expectations from this):
 //   text(m)  = m.content if it is a string; if it is an array, the "text" of
 //              its {"type":"text"} parts joined with one space; else "".
-//   reply    = "echo: " + text(last message with role "user"), with every
-//              whitespace run collapsed to one space and the ends trimmed
-//              (so "echo:" alone when there is no user text). words=N
-//              replaces it with "tok0 tok1 ... tok<N-1>".
 //   prompt_tokens     P = sum over messages of (4 + ceil(bytes(text(m)) / 4))
 //   completion_tokens C = number of space-separated words in reply
 //   total_tokens        = P + C
@@ -20,13 +15,11 @@
 #include <string>
 #include <string_view>
 
+#include "reply.h"
+
 namespace fake_upstream::openai {
 
-struct ChatReply {
-  std::string text;
-  int promptTokens = 0;
-  int completionTokens = 0;
-};
+using ChatReply = Reply;
 
 // `messages` must be a JSON array. words < 0 means "echo the user".
 ChatReply buildReply(const nlohmann::json& messages, int words);

@@ -44,27 +44,8 @@ void sendError(HTTPServerResponse& response, const ErrorReply& error, const Faul
 }
 
 void sendHtml(HTTPServerResponse& response, int status, const Faults& faults) {
-  static const std::string kHtml = "text/html";
-  const auto reason =
-      Poco::Net::HTTPResponse::getReasonForStatus(static_cast<Poco::Net::HTTPResponse::HTTPStatus>(status));
-  const auto title = std::to_string(status) + " " + reason;
   setRetryAfter(response, status, faults);
-  sendBody(response, status, kHtml,
-           "<html><head><title>" + title + "</title></head><body><center><h1>" + title +
-               "</h1></center></body></html>");
-}
-
-// Ends the connection mid-body: the client sees a body shorter than promised
-// (Content-Length) or a chunked body with no terminating zero-length chunk.
-void cutConnection(HTTPServerRequest& request, HTTPServerResponse& response, std::ostream& out) {
-  out.flush();
-  try {
-    socketOf(request).shutdown();
-  } catch (...) {
-    // Already gone: the client sees the truncation either way.
-  }
-  // Makes Poco drop the connection instead of waiting for the next request.
-  response.setKeepAlive(false);
+  sendHtmlPage(response, status);
 }
 
 struct Request {
@@ -180,12 +161,8 @@ class ChatCompletionsHandler : public Poco::Net::HTTPRequestHandler {
     if (faults.cutAfter < 0) return sendJson(response, 200, out);
 
     // cut_after=N on a plain completion: promise the whole body, send N bytes.
-    response.setContentType("application/json");
-    response.setContentLength64(static_cast<int64_t>(out.size()));
-    std::ostream& stream = response.send();
-    stream.write(out.data(),
-                 std::min<std::streamsize>(faults.cutAfter, static_cast<std::streamsize>(out.size())));
-    cutConnection(request, response, stream);
+    static const std::string kJson = "application/json";
+    sendTruncated(request, response, kJson, out, faults.cutAfter);
   }
 
   void sendStream(HTTPServerRequest& request, HTTPServerResponse& response, const Request& req,
@@ -197,7 +174,9 @@ class ChatCompletionsHandler : public Poco::Net::HTTPRequestHandler {
     response.set("Cache-Control", "no-cache");
     std::ostream& out = response.send();
 
-    SseWriter sse(out, {faults.split, std::max(0, faults.chunkDelayMs)});
+    SseWriter sse(out, {.split = faults.split,
+                        .delayBetweenEventsMs = std::max(0, faults.chunkDelayMs),
+                        .comments = faults.comments});
     ChunkBuilder chunks(meta, usage);
     if (!sse.writeData(chunks.roleChunk())) return clientGone(response);
 

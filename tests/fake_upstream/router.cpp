@@ -4,6 +4,8 @@
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
+#include "anthropic_routes.h"
+#include "gemini_routes.h"
 #include "http_util.h"
 #include "inspect_routes.h"
 #include "openai_errors.h"
@@ -34,7 +36,10 @@ class UnknownRouteHandler : public Poco::Net::HTTPRequestHandler {
 Poco::Net::HTTPRequestHandler* Router::createRequestHandler(const Poco::Net::HTTPServerRequest& request) {
   const auto path = pathOf(request.getURI());
   if (path.starts_with("/_fake/")) return makeInspectHandler(ctx_);
-  if (auto* handler = openai::route(request.getMethod(), path, ctx_)) return handler;
+  const auto& method = request.getMethod();
+  if (auto* handler = openai::route(method, path, ctx_)) return handler;
+  if (auto* handler = anthropic::route(method, path, ctx_)) return handler;
+  if (auto* handler = gemini::route(method, path, ctx_)) return handler;
   return new UnknownRouteHandler(ctx_);
 }
 

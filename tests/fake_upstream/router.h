@@ -1,6 +1,6 @@
 // Picks the handler for each request: /_fake/ inspection endpoints, then
-// each vendor's routes (OpenAI today; Anthropic and Gemini later), and an
-// OpenAI-style 404 for anything else.
+// each vendor's routes (OpenAI, Anthropic, Gemini), and an OpenAI-style 404
+// for anything else.
 #pragma once
 
 #include <Poco/Net/HTTPRequestHandlerFactory.h>

@@ -12,6 +12,9 @@ struct ServerContext {
   // when --api-key was not given and any caller is accepted.
   std::string expectedAuthorization;
   RequestLog& log;
+  // The --api-key value itself, which Anthropic routes expect in x-api-key
+  // and Gemini routes in x-goog-api-key; empty when not given.
+  std::string apiKey;
 };
 
 }  // namespace fake_upstream

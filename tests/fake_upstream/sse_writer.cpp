@@ -19,17 +19,30 @@ constexpr size_t kPauseEveryFragments = 5;
 }  // namespace
 
 SseWriter::SseWriter(std::ostream& out, SseOptions options)
-    : out_(out), options_(options), eol_(options.split ? "\r\n" : "\n") {
+    : out_(out), options_(options), eol_(options.split || options.crlf ? "\r\n" : "\n") {
   event_.reserve(512);
   if (options_.split) writeFragmented(": keep-alive\r\n\r\n");
 }
 
-bool SseWriter::writeData(std::string_view payload) {
+bool SseWriter::writeEvent(std::string_view type, std::string_view payload) {
   if (eventsWritten_++ > 0 && options_.delayBetweenEventsMs > 0 &&
       !sleepUnlessStopped(options_.delayBetweenEventsMs)) {
     return false;
   }
-  event_.assign("data: ");
+  event_.clear();
+  if (options_.comments) {
+    // A comment block of its own, as proxies send to keep a stream alive:
+    // a decoder must skip it without dispatching an event.
+    event_.append(": comment");
+    event_.append(eol_);
+    event_.append(eol_);
+  }
+  if (!type.empty()) {
+    event_.append("event: ");
+    event_.append(type);
+    event_.append(eol_);
+  }
+  event_.append("data: ");
   event_.append(payload);
   event_.append(eol_);
   event_.append(eol_);

@@ -160,6 +160,7 @@ Response call(int port, const std::string& method, const std::string& path, cons
 SseStream parseSse(const std::string& body) {
   SseStream out;
   std::string data;
+  std::string event;
   bool haveData = false;
   size_t pos = 0;
   while (pos < body.size()) {
@@ -168,8 +169,12 @@ SseStream parseSse(const std::string& body) {
     const std::string line = body.substr(pos, end - pos);
     pos = end + ((body[end] == '\r' && end + 1 < body.size() && body[end + 1] == '\n') ? 2 : 1);
     if (line.empty()) {
-      if (haveData) out.data.push_back(data);
+      if (haveData) {
+        out.data.push_back(data);
+        out.events.push_back(event);
+      }
       data.clear();
+      event.clear();
       haveData = false;
     } else if (line[0] == ':') {
       out.comments.push_back(line);
@@ -177,6 +182,8 @@ SseStream parseSse(const std::string& body) {
       if (haveData) data += "\n";
       data += line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5);
       haveData = true;
+    } else if (line.rfind("event:", 0) == 0) {
+      event = line.substr(line.size() > 6 && line[6] == ' ' ? 7 : 6);
     }
   }
   return out;

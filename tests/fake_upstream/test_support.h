@@ -80,6 +80,7 @@ Response call(int port, const std::string& method, const std::string& path, cons
 
 struct SseStream {
   std::vector<std::string> data;      // each event's data, in order
+  std::vector<std::string> events;    // each event's "event:" type ("" when it has none), in step with data
   std::vector<std::string> comments;  // lines starting with ':'
 };
 

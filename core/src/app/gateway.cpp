@@ -9,6 +9,7 @@
 #include "plugins/provider.h"
 #include "plugins/storage.h"
 #include "upstream/connection_pool.h"
+#include "upstream/proxy.h"
 #include "usage/usage_writer.h"
 
 #include <Poco/Net/AcceptCertificateHandler.h>
@@ -77,6 +78,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     spdlog::warn("configuration refers to ${{{}}}, which is not set; using an empty value", var);
   }
 
+  const upstream::ProxyEnvironment proxy_env = upstream::ProxyEnvironment::from_process();
   s.storage = std::make_unique<plugins::Storage>(s.library(MGW_KIND_STORAGE, config.storage.plugin),
                                                  config.storage.options);
   for (const auto& pc : config.providers) {
@@ -88,19 +90,33 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
       throw config::ConfigError("providers." + pc.name + ".base_url: " + e.what());
     }
     if (url.https) init_tls_once();
-    s.pools[pc.name] =
-        std::make_unique<upstream::ConnectionPool>(url, pc.max_connections, pc.connect_timeout_ms);
+    upstream::PoolOptions po;
+    po.max_connections = pc.max_connections;
+    po.connect_timeout_ms = pc.connect_timeout_ms;
+    po.ca_file = pc.ca_file;
+    po.proxy = upstream::proxy_for(url, proxy_env);
+    if (po.proxy) {
+      spdlog::info("provider '{}': connecting through proxy {}:{}", pc.name, po.proxy->host, po.proxy->port);
+    }
+    s.pools[pc.name] = std::make_unique<upstream::ConnectionPool>(url, po);
     s.redactor.add_from_config(pc.plugin_config);
     s.providers.push_back(std::move(provider));
   }
   for (const auto& [alias, entry] : config.catalog) {
+    if (entry.is_tier()) continue;
     catalog::ModelRoute route;
     route.entry = entry;
     for (auto& p : s.providers) {
       if (p->name() == entry.provider) route.provider = p.get();
     }
     route.pool = s.pools.at(entry.provider).get();
+    // Built here, at start-up, so the first request does not pay for the ranks.
+    route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);
+    route.supports.insert(entry.supports.begin(), entry.supports.end());
     s.catalog.add(std::move(route));
+  }
+  for (const auto& [alias, entry] : config.catalog) {
+    if (entry.is_tier()) s.catalog.add_tier(alias, entry.route);
   }
   s.catalog.seal(
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
@@ -110,7 +126,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
                                                  config.usage.batch_size, config.usage.queue_limit);
   s.authenticator = std::make_unique<auth::Authenticator>(*s.storage, config.auth.key_cache_ttl_ms);
   s.chat = std::make_unique<chat::ChatService>(
-      chat::ChatDeps{s.catalog, *s.usage, s.redactor, config.server.max_body_bytes});
+      chat::ChatDeps{s.catalog, *s.usage, s.redactor, config.server.max_body_bytes, config.retry});
 
   const auto& sc = config.server;
   Poco::Net::ServerSocket socket;

@@ -1,27 +1,42 @@
-// Model aliases, resolved at start-up to the provider and connection pool
-// that serve them; a request's lookup is one map find.
+// Model aliases, resolved at start-up to the provider, connection pool and
+// token counter that serve them. A tier alias resolves to an ordered list of
+// concrete ones. A request's lookup is one map find.
 #pragma once
 
 #include "config/config.h"
 #include "plugins/provider.h"
 #include "upstream/connection_pool.h"
 
+#include <modelgw/tokenizer.h>
+
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace modelgw::catalog {
 
+// One concrete alias.
 struct ModelRoute {
   config::CatalogEntry entry;
   plugins::Provider* provider = nullptr;
   upstream::ConnectionPool* pool = nullptr;
+  const tokenizer::Encoding* encoding = nullptr;  // null: the documented estimate
+  std::set<std::string, std::less<>> supports;
+
+  bool supports_parameter(std::string_view name) const { return supports.count(name) > 0; }
 };
 
 class Catalog {
  public:
   void add(ModelRoute route);
-  const ModelRoute* find(std::string_view alias) const;
+  // After every concrete alias was added.
+  void add_tier(const std::string& alias, const std::vector<std::string>& route);
+
+  // The concrete aliases that may serve `alias`, in the order to try them:
+  // one for a concrete alias, the route for a tier; empty when unknown.
+  const std::vector<const ModelRoute*>* resolve(std::string_view alias) const;
 
   // The OpenAI "list models" body (without request_id), built once.
   const std::string& models_json() const { return models_json_; }
@@ -29,6 +44,8 @@ class Catalog {
 
  private:
   std::map<std::string, ModelRoute, std::less<>> routes_;
+  std::map<std::string, std::vector<const ModelRoute*>, std::less<>> resolved_;
+  std::map<std::string, std::string, std::less<>> owners_;  // alias -> owned_by in /v1/models
   std::string models_json_;
 };
 

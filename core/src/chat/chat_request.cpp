@@ -115,6 +115,21 @@ std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
     }
     req.stream = stream->get<bool>();
   }
+  for (const char* name : {"max_tokens", "max_completion_tokens"}) {
+    auto v = doc.find(name);
+    if (v == doc.end() || v->is_null()) continue;
+    if (!v->is_number_integer() || v->get<std::int64_t>() < 1) {
+      return bad_request(
+          "invalid_parameter",
+          std::string("'") + name + "' must be a positive integer, not " +
+              (v->is_number_integer() ? std::to_string(v->get<std::int64_t>()) : type_name(*v)),
+          name);
+    }
+    // OpenAI's newer name wins when a client sends both.
+    if (!req.max_tokens || std::string_view(name) == "max_completion_tokens")
+      req.max_tokens = v->get<std::int64_t>();
+  }
+  req.doc = std::move(doc);
   return req;
 }
 

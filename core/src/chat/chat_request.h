@@ -5,6 +5,11 @@
 
 #include "http/api_error.h"
 
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+
 #include <string>
 #include <string_view>
 #include <variant>
@@ -15,8 +20,10 @@ namespace modelgw::chat {
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
 struct ChatRequest {
+  nlohmann::json doc;  // the whole body, parsed once; read by the routing checks
   std::string model;
   bool stream = false;
+  std::optional<std::int64_t> max_tokens;  // max_completion_tokens, else max_tokens
 };
 
 std::variant<ChatRequest, http::ApiError> parse_chat_request(std::string_view body);

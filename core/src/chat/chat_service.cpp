@@ -9,7 +9,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <poll.h>
+
 #include <chrono>
+#include <thread>
 
 namespace modelgw::chat {
 namespace {
@@ -20,22 +23,55 @@ std::int64_t unix_ms_now() {
 }
 
 http::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const std::string& provider) {
+  http::ApiError e;
   switch (f.kind()) {
     case upstream::FailureKind::timeout:
-      return http::ApiError{
-          504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
+      e = http::ApiError{504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
+      break;
     case upstream::FailureKind::connect:
-      return http::ApiError{
+      e = http::ApiError{
           502, "provider_failed", "the upstream provider '" + provider + "' could not be reached", {}};
+      break;
+    case upstream::FailureKind::busy:
+      e = http::ApiError{503,
+                         "provider_busy",
+                         "every connection to the upstream provider '" + provider + "' is busy; retry later",
+                         {}};
+      break;
     case upstream::FailureKind::too_large:
-      return http::ApiError{502,
-                            "provider_failed",
-                            "the upstream provider '" + provider + "' sent a response larger than allowed",
-                            {}};
+      e = http::ApiError{502,
+                         "provider_failed",
+                         "the upstream provider '" + provider + "' sent a response larger than allowed",
+                         {}};
+      return e;  // the same call would be as large again
     case upstream::FailureKind::io:
+    case upstream::FailureKind::cancelled:
     default:
-      return http::ApiError{
+      e = http::ApiError{
           502, "provider_failed", "the connection to the upstream provider '" + provider + "' failed", {}};
+      break;
+  }
+  e.retryable = true;
+  return e;
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Sleeps `wait`, unless the client hangs up first: then false.
+bool wait_watching_client(const http::Call& call, std::chrono::milliseconds wait) {
+  const int fd = call.client_fd();
+  const auto until = Clock::now() + wait;
+  // Bounded by `until`: every turn waits at most the time left.
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+    if (left.count() <= 0) return true;
+    if (fd < 0) {
+      std::this_thread::sleep_for(left);
+      return true;
+    }
+    pollfd p{fd, POLLRDHUP, 0};
+    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (n > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) return false;
   }
 }
 
@@ -50,6 +86,7 @@ http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw
 struct ChatService::Outcome {
   plugins::UsageRow row;
   bool streamed = false;
+  int attempts = 0;
 };
 
 void ChatService::answer_error(http::Call& call, http::ApiError error, Outcome& outcome) const {
@@ -75,16 +112,18 @@ void ChatService::handle(http::Call& call, const auth::Principal& principal) {
     if (call.status_sent == 0) answer_error(call, http::internal_error(), outcome);
     if (outcome.row.error_code.empty()) outcome.row.error_code = "internal_error";
   }
-  outcome.row.http_status = call.status_sent == 0 ? 500 : call.status_sent;
+  // 499 (as nginx logs it): the client left before any answer could be sent.
+  const bool left = outcome.row.error_code == "client_disconnected";
+  outcome.row.http_status = call.status_sent != 0 ? call.status_sent : (left ? 499 : 500);
   outcome.row.latency_us = call.elapsed_us();
   outcome.row.streamed = outcome.streamed;
   if (outcome.row.total_tokens == 0) {
     outcome.row.total_tokens = outcome.row.prompt_tokens + outcome.row.completion_tokens;
   }
-  spdlog::info("{} tenant={} model={} status={} error={} tokens={} latency_us={}", call.request_id,
-               principal.tenant_name, outcome.row.alias.empty() ? "-" : outcome.row.alias,
+  spdlog::info("{} tenant={} model={} status={} error={} tokens={} attempts={} latency_us={}",
+               call.request_id, principal.tenant_name, outcome.row.alias.empty() ? "-" : outcome.row.alias,
                outcome.row.http_status, outcome.row.error_code.empty() ? "-" : outcome.row.error_code,
-               outcome.row.total_tokens, outcome.row.latency_us);
+               outcome.row.total_tokens, outcome.attempts, outcome.row.latency_us);
   deps_.usage.enqueue(std::move(outcome.row));
 }
 
@@ -108,8 +147,8 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
                        "model"},
         outcome);
   }
-  const catalog::ModelRoute* route = deps_.catalog.find(req.model);
-  if (route == nullptr) {
+  const auto* candidates = deps_.catalog.resolve(req.model);
+  if (candidates == nullptr || candidates->empty()) {
     return answer_error(call,
                         http::not_found("model_not_found",
                                         "model '" + req.model +
@@ -118,51 +157,127 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
                                         "model"),
                         outcome);
   }
-  outcome.row.alias = route->entry.alias;
-  outcome.row.provider = route->provider->name();
-  outcome.row.upstream_model = route->entry.model;
+  const Routing routing = plan_routes(*candidates, req);
+  if (routing.plans.empty()) {
+    const auto& first = candidates->front()->entry;
+    outcome.row.alias = first.alias;
+    outcome.row.provider = first.provider;
+    outcome.row.upstream_model = first.model;
+    return answer_error(call, *routing.refusal, outcome);
+  }
+
+  const auto budget_end = Clock::now() + policy_.budget();
+  http::ApiError last_error;
+  for (const RoutePlan& plan : routing.plans) {
+    if (try_route(call, req, text, plan, budget_end, outcome, last_error)) return;
+    spdlog::warn(
+        "request {}: model '{}' failed with {} {}; {}", call.request_id, plan.route->entry.alias,
+        last_error.status, last_error.code,
+        &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
+  }
+  answer_error(call, last_error, outcome);
+}
+
+bool ChatService::try_route(http::Call& call, const ChatRequest& request, std::string_view body,
+                            const RoutePlan& plan, Clock::time_point budget_end, Outcome& outcome,
+                            http::ApiError& last_error) {
+  const catalog::ModelRoute& route = *plan.route;
+  outcome.row.alias = route.entry.alias;
+  outcome.row.provider = route.provider->name();
+  outcome.row.upstream_model = route.entry.model;
+  if (plan.dropped.empty()) {
+    call.response.erase("X-Dropped-Params");
+  } else {
+    call.response.set("X-Dropped-Params", join_names(plan.dropped));
+  }
 
   mgw_call_context ctx{};
   ctx.struct_size = sizeof ctx;
   ctx.request_id = mgw::str(call.request_id);
-  ctx.alias = mgw::str(route->entry.alias);
-  ctx.upstream_model = mgw::str(route->entry.model);
+  ctx.alias = mgw::str(route.entry.alias);  // a tier answers with the model that served it
+  ctx.upstream_model = mgw::str(route.entry.model);
   ctx.created_unix = outcome.row.created_unix_ms / 1000;
-  ctx.stream = req.stream ? 1 : 0;
+  ctx.stream = request.stream ? 1 : 0;
+  ctx.default_max_tokens = plan.default_max_tokens;
+  ctx.prompt_tokens = plan.prompt_tokens;
 
-  const auto& hooks = route->provider->hooks();
+  const auto& hooks = route.provider->hooks();
   RequestCollector built;
-  mgw_status st =
-      hooks.on_build_request(route->provider->handle(), &ctx, mgw::str(text), &built.sink, &built.error_sink);
-  if (built.error) return answer_error(call, *built.error, outcome);
+  const std::string_view sent = plan.body.empty() ? body : std::string_view(plan.body);
+  const mgw_status st =
+      hooks.on_build_request(route.provider->handle(), &ctx, mgw::str(sent), &built.sink, &built.error_sink);
+  if (built.error) {
+    answer_error(call, *built.error, outcome);  // the request itself is wrong for this vendor
+    return true;
+  }
   if (st != MGW_OK || built.request.path.empty()) {
-    return answer_error(call, plugin_failure(route->provider->name(), "on_build_request", st), outcome);
+    answer_error(call, plugin_failure(route.provider->name(), "on_build_request", st), outcome);
+    return true;
   }
 
-  const auto& pcfg = route->provider->config();
-  upstream::Exchange exchange(*route->pool, pcfg.timeout_ms);
-  try {
-    exchange.start(built.request);
-  } catch (const upstream::UpstreamFailure& f) {
-    spdlog::warn("request {}: provider '{}': {}", call.request_id, pcfg.name, f.what());
-    return answer_error(call, from_upstream_failure(f, pcfg.name), outcome);
+  // Bounded: at most max_attempts tries, and no wait past the retry budget.
+  for (int attempt = 0; attempt < policy_.max_attempts(); ++attempt) {
+    ++outcome.attempts;
+    Attempt a = attempt_once(call, request, plan, ctx, built.request, outcome);
+    if (a.kind == Attempt::served) return true;
+    if (a.kind == Attempt::cancelled) {
+      outcome.row.error_code = "client_disconnected";
+      return true;
+    }
+    if (!is_retryable(a.error)) {
+      answer_error(call, a.error, outcome);
+      return true;
+    }
+    last_error = std::move(a.error);
+    if (attempt + 1 >= policy_.max_attempts()) break;
+    const auto wait = policy_.wait_after(last_error, attempt, jitter_draw());
+    if (Clock::now() + wait > budget_end) {
+      spdlog::info("request {}: model '{}': a retry in {} ms would pass the retry budget", call.request_id,
+                   route.entry.alias, wait.count());
+      break;
+    }
+    spdlog::info("request {}: model '{}' answered {} {}; retry {} in {} ms", call.request_id,
+                 route.entry.alias, last_error.status, last_error.code, attempt + 1, wait.count());
+    if (!wait_watching_client(call, wait)) {
+      outcome.row.error_code = "client_disconnected";
+      return true;
+    }
   }
-  if (req.stream && exchange.status() >= 200 && exchange.status() < 300) {
-    relay_stream(call, *route, ctx, exchange, outcome);
-  } else {
-    relay_whole(call, *route, ctx, exchange, outcome);
-  }
+  return false;
 }
 
-void ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route, const mgw_call_context& ctx,
-                              upstream::Exchange& exchange, Outcome& outcome) {
+ChatService::Attempt ChatService::attempt_once(http::Call& call, const ChatRequest& request,
+                                               const RoutePlan& plan, const mgw_call_context& ctx,
+                                               const upstream::OutgoingRequest& outgoing, Outcome& outcome) {
+  const auto& pcfg = plan.route->provider->config();
+  upstream::Timeouts timeouts;
+  timeouts.first_byte = std::chrono::milliseconds(pcfg.first_byte_timeout_ms);
+  timeouts.total = std::chrono::milliseconds(pcfg.timeout_ms);
+  upstream::Exchange exchange(*plan.route->pool, timeouts, call.client_fd());
+  try {
+    exchange.start(outgoing);
+  } catch (const upstream::UpstreamFailure& f) {
+    if (f.kind() == upstream::FailureKind::cancelled) return Attempt{Attempt::cancelled, {}};
+    spdlog::warn("request {}: provider '{}': {}", call.request_id, pcfg.name, f.what());
+    return Attempt{Attempt::failed, from_upstream_failure(f, pcfg.name)};
+  }
+  if (request.stream && exchange.status() >= 200 && exchange.status() < 300) {
+    return relay_stream(call, plan, ctx, exchange, outcome);
+  }
+  return relay_whole(call, *plan.route, ctx, exchange, outcome);
+}
+
+ChatService::Attempt ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route,
+                                              const mgw_call_context& ctx, upstream::Exchange& exchange,
+                                              Outcome& outcome) {
   const auto& pcfg = route.provider->config();
   std::string body;
   try {
     body = exchange.read_all(pcfg.max_response_bytes);
   } catch (const upstream::UpstreamFailure& f) {
+    if (f.kind() == upstream::FailureKind::cancelled) return Attempt{Attempt::cancelled, {}};
     spdlog::warn("request {}: provider '{}': {}", call.request_id, pcfg.name, f.what());
-    return answer_error(call, from_upstream_failure(f, pcfg.name), outcome);
+    return Attempt{Attempt::failed, from_upstream_failure(f, pcfg.name)};
   }
   // Views into the response head, which outlives the hook call: no copies.
   std::vector<mgw_header> headers;
@@ -170,7 +285,7 @@ void ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route
     headers.push_back(mgw_header{mgw::str(name), mgw::str(value)});
 
   ResponseCollector got;
-  mgw_status st =
+  const mgw_status st =
       route.provider->hooks().on_parse_response(route.provider->handle(), &ctx, exchange.status(),
                                                 headers.data(), headers.size(), mgw::str(body), &got.sink);
   if (got.usage) {
@@ -181,32 +296,35 @@ void ChatService::relay_whole(http::Call& call, const catalog::ModelRoute& route
   if (got.error) {
     spdlog::warn("request {}: provider '{}' answered HTTP {} -> {} {}", call.request_id, pcfg.name,
                  exchange.status(), got.error->status, got.error->code);
-    return answer_error(call, *got.error, outcome);
+    return Attempt{Attempt::failed, *got.error};
   }
   if (st != MGW_OK || !got.has_body) {
-    return answer_error(call, plugin_failure(pcfg.name, "on_parse_response", st), outcome);
+    answer_error(call, plugin_failure(pcfg.name, "on_parse_response", st), outcome);
+    return Attempt{};
   }
   std::string out;
   if (!http::append_with_request_id(out, got.body, call.request_id)) {
-    return answer_error(call,
-                        http::ApiError{502,
-                                       "provider_failed",
-                                       "the provider plugin produced a body that is not an "
-                                       "object",
-                                       {}},
-                        outcome);
+    answer_error(call,
+                 http::ApiError{
+                     502, "provider_failed", "the provider plugin produced a body that is not an object", {}},
+                 outcome);
+    return Attempt{};
   }
   call.send_json(200, out);
+  return Attempt{};
 }
 
-void ChatService::relay_stream(http::Call& call, const catalog::ModelRoute& route,
-                               const mgw_call_context& ctx, upstream::Exchange& exchange, Outcome& outcome) {
+ChatService::Attempt ChatService::relay_stream(http::Call& call, const RoutePlan& plan,
+                                               const mgw_call_context& ctx, upstream::Exchange& exchange,
+                                               Outcome& outcome) {
+  const catalog::ModelRoute& route = *plan.route;
   const auto& hooks = route.provider->hooks();
   const auto& pcfg = route.provider->config();
   mgw_provider_stream* stream = nullptr;
   mgw_status st = hooks.on_stream_new(route.provider->handle(), &ctx, &stream);
   if (st != MGW_OK || stream == nullptr) {
-    return answer_error(call, plugin_failure(pcfg.name, "on_stream_new", st), outcome);
+    answer_error(call, plugin_failure(pcfg.name, "on_stream_new", st), outcome);
+    return Attempt{};
   }
   struct StreamGuard {
     const mgw_provider_hooks& hooks;
@@ -215,14 +333,20 @@ void ChatService::relay_stream(http::Call& call, const catalog::ModelRoute& rout
   } guard{hooks, stream};
 
   StreamRelay relay(call, deps_.redactor);
+  bool cancelled = false;
   char buffer[16384];
-  // Bounded by the upstream: each read waits at most timeout_ms, and the loop
-  // ends at the end of the body, on an error, or when the client is gone.
+  // Bounded by the upstream: each read waits at most first_byte_timeout_ms,
+  // the whole stream at most timeout_ms; the loop ends at the end of the body,
+  // on an error, or when the client is gone.
   while (true) {
     std::size_t n = 0;
     try {
       n = exchange.read_some(buffer, sizeof buffer);
     } catch (const upstream::UpstreamFailure& f) {
+      if (f.kind() == upstream::FailureKind::cancelled) {
+        cancelled = true;
+        break;
+      }
       spdlog::warn("request {}: provider '{}': {}", call.request_id, pcfg.name, f.what());
       relay.fail(from_upstream_failure(f, pcfg.name));
       break;
@@ -240,18 +364,27 @@ void ChatService::relay_stream(http::Call& call, const catalog::ModelRoute& rout
       break;
     }
   }
+  const bool client_left = cancelled || relay.client_gone();
   if (relay.usage()) {
     outcome.row.prompt_tokens = relay.usage()->prompt_tokens;
     outcome.row.completion_tokens = relay.usage()->completion_tokens;
     outcome.row.total_tokens = relay.usage()->total_tokens;
   }
-  outcome.row.ttft_us = relay.ttft_us();
-  if (relay.client_gone()) {
-    outcome.row.error_code = "client_disconnected";
-  } else if (relay.error()) {
-    outcome.row.error_code = relay.error()->code;
-    relay.send_pending_error();
+  if (client_left || (relay.failed() && relay.head_sent())) {
+    // Cut short: keep what was seen. The vendor's count when it gave one,
+    // else the host's prompt count and an estimate of what was relayed.
+    if (outcome.row.prompt_tokens == 0) outcome.row.prompt_tokens = plan.prompt_tokens;
+    const std::int64_t relayed = static_cast<std::int64_t>((relay.generated_bytes() + 3) / 4);
+    outcome.row.completion_tokens = std::max<std::int64_t>(outcome.row.completion_tokens, relayed);
+    outcome.row.total_tokens = outcome.row.prompt_tokens + outcome.row.completion_tokens;
   }
+  outcome.row.ttft_us = relay.ttft_us();
+  if (client_left) return Attempt{Attempt::cancelled, {}};
+  if (relay.error()) {
+    if (!relay.head_sent()) return Attempt{Attempt::failed, *relay.error()};  // nothing sent: may retry
+    outcome.row.error_code = relay.error()->code;  // sent as the stream's last event
+  }
+  return Attempt{};
 }
 
 }  // namespace modelgw::chat

@@ -11,6 +11,7 @@ http::ApiError to_api_error(const mgw_error_info& info) {
   e.message = std::string(mgw::view(info.message));
   if (e.message.empty()) e.message = "the upstream provider failed";
   e.param = std::string(mgw::view(info.param));
+  e.retryable = info.retryable != 0;
   if (info.retry_after_ms >= 0) e.retry_after_s = static_cast<int>((info.retry_after_ms + 999) / 1000);
   // A client told to slow down always learns when to come back.
   if (e.status == 429 && e.retry_after_s < 0) e.retry_after_s = 1;
@@ -23,6 +24,7 @@ void ignore_usage(void*, const mgw_usage*) {}
 }  // namespace
 
 RequestCollector::RequestCollector() {
+  sink.struct_size = sizeof sink;
   sink.host_data = this;
   sink.callback_method = [](void* self, mgw_str m) {
     static_cast<RequestCollector*>(self)->request.method.assign(mgw::view(m));
@@ -37,6 +39,7 @@ RequestCollector::RequestCollector() {
   sink.callback_body = [](void* self, mgw_str b) {
     static_cast<RequestCollector*>(self)->request.body.assign(mgw::view(b));
   };
+  error_sink.struct_size = sizeof error_sink;
   error_sink.host_data = this;
   error_sink.callback_body = &ignore_chunk;
   error_sink.callback_chunk = &ignore_chunk;
@@ -48,6 +51,7 @@ RequestCollector::RequestCollector() {
 }
 
 ResponseCollector::ResponseCollector() {
+  sink.struct_size = sizeof sink;
   sink.host_data = this;
   sink.callback_body = [](void* self, mgw_str b) {
     auto* c = static_cast<ResponseCollector*>(self);
@@ -57,7 +61,7 @@ ResponseCollector::ResponseCollector() {
   };
   sink.callback_chunk = &ignore_chunk;
   sink.callback_usage = [](void* self, const mgw_usage* u) {
-    static_cast<ResponseCollector*>(self)->usage = *u;
+    static_cast<ResponseCollector*>(self)->usage = mgw::copy_usage(u);
   };
   sink.callback_error = [](void* self, const mgw_error_info* e) {
     auto* c = static_cast<ResponseCollector*>(self);

@@ -1,5 +1,6 @@
 #include "chat/stream_relay.h"
 
+#include "chat/generated_text.h"
 #include "chat/plugin_sinks.h"
 
 #include <modelgw/sdk.hpp>
@@ -10,6 +11,7 @@ namespace modelgw::chat {
 
 StreamRelay::StreamRelay(http::Call& call, const SecretRedactor& redactor)
     : call_(call), redactor_(redactor) {
+  sink_.struct_size = sizeof sink_;
   sink_.host_data = this;
   sink_.callback_body = &StreamRelay::on_body;
   sink_.callback_chunk = &StreamRelay::on_chunk;
@@ -47,6 +49,7 @@ void StreamRelay::on_chunk(void* self, mgw_str json) {
     return;
   }
   r->frame_.append("\n\n");
+  r->generated_bytes_ += generated_text_bytes(mgw::view(json));
   if (!r->head_sent()) {
     r->send_head();
     r->ttft_us_ = r->call_.elapsed_us();
@@ -55,7 +58,7 @@ void StreamRelay::on_chunk(void* self, mgw_str json) {
 }
 
 void StreamRelay::on_usage(void* self, const mgw_usage* usage) {
-  static_cast<StreamRelay*>(self)->usage_ = *usage;
+  static_cast<StreamRelay*>(self)->usage_ = mgw::copy_usage(usage);
 }
 
 void StreamRelay::on_error(void* self, const mgw_error_info* info) {

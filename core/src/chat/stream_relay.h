@@ -38,6 +38,8 @@ class StreamRelay {
   const std::optional<http::ApiError>& error() const { return error_; }
   const std::optional<mgw_usage>& usage() const { return usage_; }
   std::int64_t ttft_us() const { return ttft_us_; }
+  // Bytes of generated text relayed so far (see generated_text.h).
+  std::size_t generated_bytes() const { return generated_bytes_; }
 
  private:
   static void on_chunk(void* self, mgw_str json);
@@ -58,6 +60,7 @@ class StreamRelay {
   bool client_gone_ = false;
   bool done_ = false;
   std::int64_t ttft_us_ = -1;
+  std::size_t generated_bytes_ = 0;
 };
 
 }  // namespace modelgw::chat

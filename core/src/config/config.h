@@ -52,18 +52,36 @@ struct ProviderConfig {
   std::string name;
   std::string plugin;
   std::string base_url;
-  int timeout_ms = 60000;  // first byte and whole non-streamed call; idle gap in streams
-  int connect_timeout_ms = 5000;
-  int max_connections = 256;  // idle keep-alive connections kept per upstream
+  int connect_timeout_ms = 5000;      // TCP (and TLS) connect
+  int first_byte_timeout_ms = 60000;  // the response head; and each next piece of a stream
+  int timeout_ms = 600000;            // the whole call, stream included
+  int max_connections = 256;          // open connections to this upstream, busy or idle
   std::size_t max_response_bytes = 64 * 1024 * 1024;
+  std::string ca_file;           // extra trusted CA certificates (PEM), besides the system store
   nlohmann::json plugin_config;  // the whole block, handed to the plugin (holds secrets)
+};
+
+// How failed upstream calls are retried (spec 7.4).
+struct RetryConfig {
+  int max_attempts = 5;  // per route entry, the first try included
+  int base_ms = 1000;    // wait = min(base * 2^attempt, max_wait) + 0..25 % jitter
+  int max_wait_ms = 60000;
+  int budget_ms = 30000;  // all waiting of one request together; past it, the next route entry
 };
 
 struct CatalogEntry {
   std::string alias;
+  // A concrete alias names a provider and the vendor's model...
   std::string provider;
   std::string model;
-  std::int64_t context_window = 0;
+  std::int64_t context_window = 0;     // tokens; 0: not checked
+  std::int64_t max_output_tokens = 0;  // default output size when the client sends no max_tokens
+  std::string tokenizer = "estimate";  // o200k_base, cl100k_base or estimate
+  std::vector<std::string> supports;   // request parameters the model accepts
+  bool drop_unsupported_params = false;
+  // ...a tier alias names, in order, the concrete aliases that serve it.
+  std::vector<std::string> route;
+  bool is_tier() const { return !route.empty(); }
 };
 
 struct Config {
@@ -74,6 +92,7 @@ struct Config {
   AuthConfig auth;
   UsageConfig usage;
   LoggingConfig logging;
+  RetryConfig retry;
   std::vector<ProviderConfig> providers;
   std::map<std::string, CatalogEntry> catalog;
   std::vector<std::string> unset_env_vars;  // ${VAR}s that were empty; names only

@@ -1,10 +1,12 @@
 #include "config/config_loader.h"
 
+#include "catalog/parameters.h"
 #include "config/section_reader.h"
 #include "config/yaml_to_json.h"
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -61,25 +63,84 @@ ProviderConfig read_provider(const std::string& name, const nlohmann::json& bloc
   if (p.base_url.rfind("http://", 0) != 0 && p.base_url.rfind("https://", 0) != 0) {
     throw ConfigError(r.key_path("base_url") + ": must start with http:// or https://");
   }
-  p.timeout_ms = static_cast<int>(r.integer("timeout_ms", 60000, 1, kMaxMs));
   p.connect_timeout_ms = static_cast<int>(r.integer("connect_timeout_ms", 5000, 1, kMaxMs));
+  p.timeout_ms = static_cast<int>(r.integer("timeout_ms", 600000, 1, kMaxMs));
+  p.first_byte_timeout_ms =
+      static_cast<int>(r.integer("first_byte_timeout_ms", std::min(60000, p.timeout_ms), 1, kMaxMs));
+  if (p.first_byte_timeout_ms > p.timeout_ms) {
+    throw ConfigError(r.key_path("first_byte_timeout_ms") + ": must not exceed timeout_ms (" +
+                      std::to_string(p.timeout_ms) + "), the bound of the whole call");
+  }
   p.max_connections = static_cast<int>(r.integer("max_connections", 256, 1, 65536));
   p.max_response_bytes =
       static_cast<std::size_t>(r.integer("max_response_bytes", 64LL << 20, 1024, 1LL << 32));
+  p.ca_file = r.string("ca_file", "");
   p.plugin_config = block;  // everything, including keys only the plugin knows
   return p;
+}
+
+CatalogEntry read_tier(const std::string& alias, SectionReader& r) {
+  CatalogEntry e;
+  e.alias = alias;
+  e.route = r.string_list("route", {});
+  if (e.route.empty()) throw ConfigError(r.key_path("route") + ": must name at least one catalog alias");
+  r.reject_unknown_keys();
+  return e;
 }
 
 CatalogEntry read_catalog_entry(const std::string& alias, const nlohmann::json& block) {
   SectionReader r(block, "catalog." + alias);
   if (block.is_null()) throw ConfigError(r.path() + ": must be a mapping");
+  if (r.has("route")) return read_tier(alias, r);
   CatalogEntry e;
   e.alias = alias;
   e.provider = r.required_string("provider");
   e.model = r.required_string("model");
   e.context_window = r.integer("context_window", 0, 0, 100'000'000);
+  e.max_output_tokens = r.integer("max_output_tokens", 0, 0, 100'000'000);
+  if (e.context_window > 0 && e.max_output_tokens >= e.context_window) {
+    throw ConfigError(r.key_path("max_output_tokens") + ": must be below context_window (" +
+                      std::to_string(e.context_window) + ")");
+  }
+  e.tokenizer = r.string("tokenizer", "estimate");
+  if (e.tokenizer != "o200k_base" && e.tokenizer != "cl100k_base" && e.tokenizer != "estimate") {
+    throw ConfigError(r.key_path("tokenizer") + ": '" + e.tokenizer +
+                      "' is not one of o200k_base, cl100k_base, estimate");
+  }
+  e.supports = r.string_list("supports", catalog::default_supported_parameters());
+  for (std::size_t i = 0; i < e.supports.size(); ++i) {
+    if (!catalog::is_known_parameter(e.supports[i])) {
+      std::string known;
+      for (auto k : catalog::known_parameters()) known += (known.empty() ? "" : ", ") + std::string(k);
+      throw ConfigError(r.key_path("supports") + "[" + std::to_string(i) + "]: '" + e.supports[i] +
+                        "' is not a chat parameter the gateway knows (" + known + ")");
+    }
+  }
+  e.drop_unsupported_params = r.boolean("drop_unsupported_params", false);
   r.reject_unknown_keys();
   return e;
+}
+
+// Every route entry of a tier must be a concrete alias of the catalog.
+void check_tiers(const std::map<std::string, CatalogEntry>& catalog) {
+  for (const auto& [alias, e] : catalog) {
+    for (std::size_t i = 0; i < e.route.size(); ++i) {
+      const std::string key = "catalog." + alias + ".route[" + std::to_string(i) + "]";
+      auto it = catalog.find(e.route[i]);
+      if (it == catalog.end()) throw ConfigError(key + ": '" + e.route[i] + "' is not a catalog alias");
+      if (it->second.is_tier()) {
+        throw ConfigError(key + ": '" + e.route[i] + "' is itself a tier; a route names concrete aliases");
+      }
+    }
+  }
+}
+
+void read_retry(SectionReader r, RetryConfig& out) {
+  out.max_attempts = static_cast<int>(r.integer("max_attempts", 5, 1, 5));
+  out.base_ms = static_cast<int>(r.integer("base_ms", 1000, 1, kMaxMs));
+  out.max_wait_ms = static_cast<int>(r.integer("max_wait_ms", 60000, 1, kMaxMs));
+  out.budget_ms = static_cast<int>(r.integer("budget_ms", 30000, 0, kMaxMs));
+  r.reject_unknown_keys();
 }
 
 Config from_json(const nlohmann::json& root, std::string source) {
@@ -125,7 +186,7 @@ Config from_json(const nlohmann::json& root, std::string source) {
   for (const auto& [alias, block] : catalog.items()) {
     if (alias == "auto") throw ConfigError("catalog.auto: 'auto' is reserved and cannot be an alias");
     CatalogEntry e = read_catalog_entry(alias, block);
-    bool known = false;
+    bool known = e.is_tier();
     for (const auto& p : c.providers) known = known || p.name == e.provider;
     if (!known) {
       throw ConfigError("catalog." + alias + ".provider: '" + e.provider +
@@ -133,6 +194,8 @@ Config from_json(const nlohmann::json& root, std::string source) {
     }
     c.catalog.emplace(alias, std::move(e));
   }
+  check_tiers(c.catalog);
+  read_retry(SectionReader(top.object("retry"), "retry"), c.retry);
   top.reject_unknown_keys();
   return c;
 }

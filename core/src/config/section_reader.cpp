@@ -53,6 +53,28 @@ std::int64_t SectionReader::integer(const std::string& key, std::int64_t fallbac
   return n;
 }
 
+bool SectionReader::boolean(const std::string& key, bool fallback) {
+  const auto& v = lookup(key);
+  if (v.is_null()) return fallback;
+  if (!v.is_boolean()) throw ConfigError(key_path(key) + ": must be true or false");
+  return v.get<bool>();
+}
+
+std::vector<std::string> SectionReader::string_list(const std::string& key,
+                                                    std::vector<std::string> fallback) {
+  const auto& v = lookup(key);
+  if (v.is_null()) return fallback;
+  if (!v.is_array()) throw ConfigError(key_path(key) + ": must be a list of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string() || v[i].get_ref<const std::string&>().empty()) {
+      throw ConfigError(key_path(key) + "[" + std::to_string(i) + "]: must be a non-empty string");
+    }
+    out.push_back(v[i].get<std::string>());
+  }
+  return out;
+}
+
 const nlohmann::json& SectionReader::object(const std::string& key) {
   const auto& v = lookup(key);
   if (!v.is_null() && !v.is_object()) throw ConfigError(key_path(key) + ": must be a mapping");

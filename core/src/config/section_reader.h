@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace modelgw::config {
 
@@ -24,6 +25,9 @@ class SectionReader {
   std::string string(const std::string& key, const std::string& fallback);
   std::string required_string(const std::string& key);
   std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);
+  bool boolean(const std::string& key, bool fallback);
+  // A sequence of non-empty strings; `fallback` when absent.
+  std::vector<std::string> string_list(const std::string& key, std::vector<std::string> fallback);
   const nlohmann::json& object(const std::string& key);  // null when absent
   const nlohmann::json& raw(const std::string& key);     // any type; null when absent
 

@@ -13,6 +13,7 @@ struct ApiError {
   std::string message;
   std::string param;       // empty means null
   int retry_after_s = -1;  // sets Retry-After when >= 0
+  bool retryable = false;  // not on the wire: whether the same call may succeed later (spec 7.4)
 
   // The `type` the spec pairs with this status.
   std::string_view type() const;

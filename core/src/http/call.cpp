@@ -2,6 +2,11 @@
 
 #include "http/body_reader.h"
 
+#include <Poco/Net/HTTPServerRequestImpl.h>
+#include <Poco/Net/StreamSocket.h>
+
+#include <poll.h>
+
 #include <ostream>
 
 namespace modelgw::http {
@@ -42,6 +47,18 @@ void Call::send_error(const ApiError& error) {
 std::int64_t Call::elapsed_us() const {
   return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started)
       .count();
+}
+
+int Call::client_fd() const {
+  auto* impl = dynamic_cast<Poco::Net::HTTPServerRequestImpl*>(&request);
+  return impl == nullptr ? -1 : impl->socket().impl()->sockfd();
+}
+
+bool Call::client_hung_up() const {
+  const int fd = client_fd();
+  if (fd < 0) return false;
+  pollfd p{fd, POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 bool append_with_request_id(std::string& out, std::string_view object, std::string_view request_id) {

@@ -32,6 +32,10 @@ struct Call {
   void send_error(const ApiError& error);
 
   std::int64_t elapsed_us() const;
+  // The client's socket, to notice a hang-up while the gateway waits upstream.
+  int client_fd() const;
+  // True when the client closed its connection (checked without waiting).
+  bool client_hung_up() const;
 
  private:
   void settle_body();

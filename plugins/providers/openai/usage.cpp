@@ -42,6 +42,7 @@ int64_t saturating_add(int64_t a, int64_t b) noexcept {
 
 mgw_usage read_usage(const Json& usage) {
   mgw_usage u{};
+  u.struct_size = sizeof u;
   if (!usage.is_object()) {
     return u;
   }
@@ -58,6 +59,7 @@ mgw_usage read_usage(const Json& usage) {
 
 mgw_usage estimate_usage(std::size_t generated) noexcept {
   mgw_usage u{};
+  u.struct_size = sizeof u;
   u.prompt_tokens = 0;
   u.completion_tokens = static_cast<int64_t>((generated + 3) / 4);
   u.total_tokens = u.completion_tokens;

@@ -175,11 +175,20 @@ typedef struct mgw_call_context {
   mgw_str upstream_model; /* the vendor's model name from the catalog */
   int64_t created_unix;   /* seconds; use for "created" */
   int32_t stream;         /* non-zero when the client asked for SSE */
+  /* The catalog's default output size for this model: the value to send when
+   * the vendor requires a maximum (Anthropic's max_tokens) and the client sent
+   * none. 0 when the catalog sets none. */
+  int64_t default_max_tokens;
+  /* The host's count of the prompt's tokens (exact BPE for OpenAI-family
+   * models, a conservative estimate otherwise): for a vendor that reports no
+   * usage, e.g. in a stream cut short. 0 when unknown. */
+  int64_t prompt_tokens;
 } mgw_call_context;
 
 /* Where a built upstream request goes. The host copies everything.
  * THREADING: call only during on_build_request, on its thread. */
 typedef struct mgw_request_sink {
+  uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
   void* host_data;
   /* HTTP method; default "POST". */
   void (*callback_method)(void* host_data, mgw_str method);
@@ -195,6 +204,7 @@ typedef struct mgw_request_sink {
 
 /* Token counts of one response. */
 typedef struct mgw_usage {
+  uint32_t struct_size; /* plugin-set: sizeof(mgw_usage) */
   int64_t prompt_tokens;
   int64_t completion_tokens;
   int64_t total_tokens;
@@ -214,6 +224,7 @@ typedef struct mgw_error_info {
 /* Where a translated response goes. The host copies what it keeps.
  * THREADING: call only during the hook it was passed to, on its thread. */
 typedef struct mgw_response_sink {
+  uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
   void* host_data;
   /* The complete OpenAI `chat.completion` object (non-streamed responses).
    * Must be a JSON object. The host inserts "request_id" as its first member:

@@ -6,6 +6,7 @@
 #include <modelgw/plugin.h>
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -49,6 +50,27 @@ inline void fail(const mgw_response_sink* out, int status, std::string_view code
   e.retryable = retryable ? 1 : 0;
   e.retry_after_ms = retry_after_ms;
   out->callback_error(out->host_data, &e);
+}
+
+// Token counts with struct_size set: what a plugin passes to callback_usage.
+inline mgw_usage usage(long long prompt_tokens, long long completion_tokens) noexcept {
+  mgw_usage u{};
+  u.struct_size = sizeof u;
+  u.prompt_tokens = prompt_tokens;
+  u.completion_tokens = completion_tokens;
+  u.total_tokens = prompt_tokens + completion_tokens;
+  return u;
+}
+
+// Reads what a plugin passed to callback_usage, whatever minor version built
+// it: fields past its struct_size read as 0. Hosts and test sinks use this.
+inline mgw_usage copy_usage(const mgw_usage* in) noexcept {
+  mgw_usage u{};
+  if (in == nullptr) return u;
+  const size_t n = in->struct_size < sizeof u ? in->struct_size : sizeof u;
+  std::memcpy(&u, in, n);
+  u.struct_size = sizeof u;
+  return u;
 }
 
 // One Server-Sent Event, as dispatched by SseDecoder.

@@ -51,7 +51,9 @@ int free_port() {
 }
 
 Env gateway_env() {
-  return Env{{"FAKE_KEY", kProviderKey}};
+  // A proxy set on the machine running the tests must not catch the
+  // gateway's calls to the fake upstream; proxy tests set their own.
+  return Env{{"FAKE_KEY", kProviderKey}, {"no_proxy", "*"}};
 }
 
 namespace {
@@ -79,23 +81,38 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
     << "  flush_interval_ms: " << o.flush_interval_ms << "\n"
     << "logging:\n"
     << "  level: info\n"
-    << "providers:\n"
-    << "  openai:\n"
-    << "    plugin: openai\n"
-    << "    base_url: \"http://127.0.0.1:" << o.upstream_port << "/v1\"\n"
-    << "    api_key: \"${FAKE_KEY}\"\n"
-    << "    timeout_ms: " << o.timeout_ms << "\n"
-    << "  dead:\n"
-    << "    plugin: openai\n"
-    << "    base_url: \"http://127.0.0.1:" << dead_port << "/v1\"\n"
-    << "    api_key: \"${FAKE_KEY}\"\n"
-    << "    timeout_ms: " << o.timeout_ms << "\n"
-    << "    connect_timeout_ms: 1000\n"
-    << "catalog:\n";
+    << "retry:\n"
+    << "  max_attempts: " << o.retry_max_attempts << "\n"
+    << "  base_ms: " << o.retry_base_ms << "\n"
+    << "  max_wait_ms: " << o.retry_max_wait_ms << "\n"
+    << "  budget_ms: " << o.retry_budget_ms << "\n"
+    << "providers:\n";
+  const std::string fake = "http://127.0.0.1:" + std::to_string(o.upstream_port);
+  auto provider = [&](const std::string& name, const std::string& plugin, const std::string& base_url) {
+    y << "  " << name << ":\n"
+      << "    plugin: " << plugin << "\n"
+      << "    base_url: \"" << base_url << "\"\n"
+      << "    api_key: \"${FAKE_KEY}\"\n"
+      << "    first_byte_timeout_ms: " << o.timeout_ms << "\n"
+      << "    timeout_ms: " << std::max(o.total_timeout_ms, o.timeout_ms) << "\n";
+    if (o.max_connections > 0) y << "    max_connections: " << o.max_connections << "\n";
+  };
+  provider("openai", "openai", o.openai_base_url.empty() ? fake + "/v1" : o.openai_base_url);
+  if (!o.openai_ca_file.empty()) y << "    ca_file: \"" << o.openai_ca_file << "\"\n";
+  provider("anthropic", "anthropic", fake + "/v1");
+  provider("gemini", "gemini", fake + "/v1beta");
+  provider("dead", "openai", "http://127.0.0.1:" + std::to_string(dead_port) + "/v1");
+  y << "    connect_timeout_ms: 1000\n" << o.extra_providers_yaml << "catalog:\n";
   for (const auto& e : o.catalog) {
     y << "  " << e.alias << ": { provider: " << e.provider << ", model: \"" << e.model
       << "\", context_window: 128000 }\n";
   }
+  for (const auto& t : o.tiers) {
+    y << "  " << t.alias << ": { route: [";
+    for (std::size_t i = 0; i < t.route.size(); ++i) y << (i ? ", " : "") << t.route[i];
+    y << "] }\n";
+  }
+  y << o.extra_catalog_yaml;
   return y.str();
 }
 
@@ -189,12 +206,18 @@ Gateway::Key Gateway::create_key(const std::string& tenant, const std::string& s
   return key;
 }
 
+Env Gateway::serve_env() const {
+  Env env = gateway_env();
+  for (const auto& [k, v] : options_.env) env[k] = v;
+  return env;
+}
+
 void Gateway::start() {
   if (serve_) throw std::logic_error("gateway already started");
   // The port was free when chosen; if something took it since, choose again.
   for (int attempt = 1;; ++attempt) {
     serve_ = std::make_unique<ChildProcess>(
-        MODELGW_BIN, std::vector<std::string>{"serve", "--config", config_path_}, gateway_env(), log_path());
+        MODELGW_BIN, std::vector<std::string>{"serve", "--config", config_path_}, serve_env(), log_path());
     const std::string ready = "modelgw listening on http://127.0.0.1:" + std::to_string(port_);
     if (serve_->stderr_drain().wait_for(ready, 30s)) break;
     const std::string log = serve_->err();

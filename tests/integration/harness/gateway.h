@@ -26,13 +26,32 @@ struct CatalogEntry {
 // Aliases for the plain model and for each fault of the fake upstream.
 std::vector<CatalogEntry> standard_catalog();
 
+// A tier alias and the concrete aliases it routes to, in order.
+struct TierEntry {
+  std::string alias;
+  std::vector<std::string> route;
+};
+
 struct GatewayOptions {
   int upstream_port = 0;  // the fake upstream
   std::size_t max_body_bytes = 65536;
   int flush_interval_ms = 50;
   int key_cache_ttl_ms = 100;
-  int timeout_ms = 1500;
+  int timeout_ms = 1500;         // first_byte_timeout_ms of every provider
+  int total_timeout_ms = 20000;  // timeout_ms (the whole call) of every provider
+  // Retries are off unless a test turns them on, so fault tests see one attempt.
+  int retry_max_attempts = 1;
+  int retry_base_ms = 20;
+  int retry_max_wait_ms = 2000;
+  int retry_budget_ms = 5000;
+  int max_connections = 0;  // of every provider; 0: the default
   std::vector<CatalogEntry> catalog = standard_catalog();
+  std::vector<TierEntry> tiers;
+  std::string extra_catalog_yaml;    // lines under `catalog:`, indented two spaces
+  std::string extra_providers_yaml;  // lines under `providers:`, indented two spaces
+  std::string openai_base_url;       // replaces the fake's address for provider "openai"
+  std::string openai_ca_file;        // ca_file of provider "openai"
+  Env env;                           // added to the gateway's environment
 };
 
 // A port that was free a moment ago (bound to 0, read, closed).
@@ -77,6 +96,8 @@ class Gateway {
   bool wait_log(const std::string& needle, std::chrono::milliseconds timeout) const;
 
  private:
+  Env serve_env() const;
+
   GatewayOptions options_;
   std::string dir_;
   std::string config_path_;

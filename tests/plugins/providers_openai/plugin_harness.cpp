@@ -51,6 +51,7 @@ std::string fixture(std::string_view name) {
 }
 
 Recorder::Recorder() {
+  sink.struct_size = sizeof sink;
   sink.host_data = this;
   sink.callback_body = [](void* self, mgw_str b) {
     auto* r = static_cast<Recorder*>(self);

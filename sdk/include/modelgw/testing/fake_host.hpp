@@ -69,7 +69,9 @@ struct RequestRecorder {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   mgw_request_sink sink{
-      this, [](void* self, mgw_str m) { static_cast<RequestRecorder*>(self)->method.assign(view(m)); },
+      sizeof(mgw_request_sink),
+      this,
+      [](void* self, mgw_str m) { static_cast<RequestRecorder*>(self)->method.assign(view(m)); },
       [](void* self, mgw_str p) { static_cast<RequestRecorder*>(self)->path.assign(view(p)); },
       [](void* self, mgw_str n, mgw_str v) {
         static_cast<RequestRecorder*>(self)->headers.emplace_back(std::string(view(n)), std::string(view(v)));
@@ -104,9 +106,11 @@ struct ResponseRecorder {
   std::optional<mgw_usage> usage;
   std::optional<RecordedError> error;
   mgw_response_sink sink{
-      this, [](void* self, mgw_str b) { static_cast<ResponseRecorder*>(self)->body.assign(view(b)); },
+      sizeof(mgw_response_sink),
+      this,
+      [](void* self, mgw_str b) { static_cast<ResponseRecorder*>(self)->body.assign(view(b)); },
       [](void* self, mgw_str c) { static_cast<ResponseRecorder*>(self)->chunks.emplace_back(view(c)); },
-      [](void* self, const mgw_usage* u) { static_cast<ResponseRecorder*>(self)->usage = *u; },
+      [](void* self, const mgw_usage* u) { static_cast<ResponseRecorder*>(self)->usage = copy_usage(u); },
       [](void* self, const mgw_error_info* e) {
         static_cast<ResponseRecorder*>(self)->error =
             RecordedError{e->http_status,
@@ -125,6 +129,8 @@ struct CallContext {
   std::string upstream_model = "test-model";
   int64_t created_unix = 1700000000;
   bool stream = false;
+  int64_t default_max_tokens = 0;
+  int64_t prompt_tokens = 0;
 
   mgw_call_context get() const {
     mgw_call_context c{};
@@ -134,6 +140,8 @@ struct CallContext {
     c.upstream_model = str(upstream_model);
     c.created_unix = created_unix;
     c.stream = stream ? 1 : 0;
+    c.default_max_tokens = default_max_tokens;
+    c.prompt_tokens = prompt_tokens;
     return c;
   }
 };

@@ -1,0 +1,41 @@
+#include "chat/generated_text.h"
+
+#include <array>
+
+namespace modelgw::chat {
+namespace {
+
+// Length of the JSON string body starting at `from` (just after its opening
+// quote), escapes counted as the one character they stand for.
+std::size_t string_body_bytes(std::string_view s, std::size_t from, std::size_t& end) {
+  std::size_t bytes = 0;
+  std::size_t i = from;
+  while (i < s.size() && s[i] != '"') {
+    if (s[i] == '\\') ++i;  // the escaped character (a \uXXXX counts 5 too few bytes; an estimate)
+    ++i;
+    ++bytes;
+  }
+  end = i;
+  return bytes;
+}
+
+}  // namespace
+
+std::size_t generated_text_bytes(std::string_view chunk) {
+  // Plugins emit compact JSON (no space after ':'). An escaped quote inside a
+  // string shows as \" and so never matches these keys.
+  static constexpr std::array<std::string_view, 4> kKeys = {"\"content\":\"", "\"arguments\":\"",
+                                                            "\"refusal\":\"", "\"reasoning_content\":\""};
+  std::size_t total = 0;
+  for (auto key : kKeys) {
+    std::size_t at = chunk.find(key);
+    while (at != std::string_view::npos) {
+      std::size_t end = 0;
+      total += string_body_bytes(chunk, at + key.size(), end);
+      at = chunk.find(key, end);
+    }
+  }
+  return total;
+}
+
+}  // namespace modelgw::chat

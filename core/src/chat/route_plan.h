@@ -1,0 +1,35 @@
+// Before any upstream call: which concrete models of the requested alias can
+// take this request (parameter support, context window), and what each is
+// sent. A tier skips the models that cannot; a concrete alias refuses.
+#pragma once
+
+#include "catalog/catalog.h"
+#include "chat/chat_request.h"
+#include "http/api_error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace modelgw::chat {
+
+struct RoutePlan {
+  const catalog::ModelRoute* route = nullptr;
+  std::vector<std::string> dropped;     // parameters removed (drop_unsupported_params)
+  std::string body;                     // the body without them; empty when nothing was dropped
+  std::int64_t prompt_tokens = 0;       // counted for the model's tokenizer; 0 when not needed
+  std::int64_t default_max_tokens = 0;  // the catalog's output size for a client that set none
+};
+
+struct Routing {
+  std::vector<RoutePlan> plans;           // in the order to try them
+  std::optional<http::ApiError> refusal;  // set when no plan is left: the first model's reason
+};
+
+Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request);
+
+// "temperature, top_p": the value of the X-Dropped-Params header.
+std::string join_names(const std::vector<std::string>& names);
+
+}  // namespace modelgw::chat

@@ -1,0 +1,63 @@
+#include "usage.h"
+
+#include <modelgw/sdk.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace mgw::anthropic {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;  // four summed never overflow
+
+// A count from an integer member; negative counts read as 0, huge ones are
+// capped. Returns false when the member is absent or not an integer.
+bool read_count(const Json& usage, std::string_view key, int64_t& out) {
+  const Json* v = member(usage, key);
+  if (v == nullptr || !v->is_number_integer()) {
+    return false;
+  }
+  if (v->is_number_unsigned()) {
+    out = static_cast<int64_t>(std::min<uint64_t>(v->get<uint64_t>(), kMax));
+  } else {
+    out = std::clamp<int64_t>(v->get<int64_t>(), 0, kMax);
+  }
+  return true;
+}
+
+}  // namespace
+
+void TokenCounts::merge(const Json& usage) {
+  if (!usage.is_object()) {
+    return;
+  }
+  has_input_ = read_count(usage, "input_tokens", input_) || has_input_;
+  read_count(usage, "cache_creation_input_tokens", cache_creation_);
+  read_count(usage, "cache_read_input_tokens", cache_read_);
+  has_output_ = read_count(usage, "output_tokens", output_) || has_output_;
+}
+
+int64_t TokenCounts::prompt() const noexcept {
+  return input_ + cache_creation_ + cache_read_;
+}
+
+mgw_usage reported_usage(const TokenCounts& counts, int64_t host_prompt, std::size_t generated_bytes) {
+  const int64_t prompt = counts.has_prompt() ? counts.prompt() : std::clamp<int64_t>(host_prompt, 0, kMax);
+  const int64_t completion =
+      counts.has_completion() ? counts.completion() : static_cast<int64_t>((generated_bytes + 3) / 4);
+  return mgw::usage(prompt, completion);
+}
+
+Json usage_json(const mgw_usage& usage) {
+  Json j = Json::object();
+  j["prompt_tokens"] = usage.prompt_tokens;
+  j["completion_tokens"] = usage.completion_tokens;
+  j["total_tokens"] = usage.total_tokens;
+  return j;
+}
+
+int64_t host_prompt_tokens(const mgw_call_context& call) noexcept {
+  return MGW_HAS_FIELD(&call, mgw_call_context, prompt_tokens) ? call.prompt_tokens : 0;
+}
+
+}  // namespace mgw::anthropic

@@ -1,0 +1,96 @@
+#include "request_builder.h"
+
+#include "error_mapper.h"
+#include "generation_config.h"
+#include "http_util.h"
+#include "invalid_request.h"
+#include "json_util.h"
+#include "message_translator.h"
+
+#include <modelgw/sdk.hpp>
+
+#include <utility>
+
+namespace mgw::gemini {
+namespace {
+
+// The whole body. Fields with no Gemini counterpart (stream, stream_options,
+// user, logprobs, parallel_tool_calls, request_id, …) are dropped: the core
+// has already checked the catalog allows each parameter sent.
+Json gemini_body(const Json& request, const mgw_call_context& call) {
+  const Json* messages = member(request, "messages");
+  TranslatedMessages translated = translate_messages(messages == nullptr ? Json() : *messages);
+
+  const int64_t default_max_tokens =
+      MGW_HAS_FIELD(&call, mgw_call_context, default_max_tokens) ? call.default_max_tokens : 0;
+
+  Json body = Json::object();
+  body["contents"] = std::move(translated.contents);
+  if (!translated.system_instruction.is_null()) {
+    body["systemInstruction"] = std::move(translated.system_instruction);
+  }
+  if (Json t = tools(request); !t.is_null()) {
+    body["tools"] = std::move(t);
+  }
+  if (Json tc = tool_config(request); !tc.is_null()) {
+    body["toolConfig"] = std::move(tc);
+  }
+  if (Json gc = generation_config(request, default_max_tokens); !gc.is_null()) {
+    body["generationConfig"] = std::move(gc);
+  }
+  return body;
+}
+
+void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
+  if (fn != nullptr) {
+    fn(data, str(value));
+  }
+}
+
+}  // namespace
+
+std::string request_path(std::string_view upstream_model, bool stream) {
+  constexpr std::string_view kResourcePrefix = "models/";
+  if (upstream_model.substr(0, kResourcePrefix.size()) == kResourcePrefix) {
+    upstream_model.remove_prefix(kResourcePrefix.size());
+  }
+  return "/models/" + percent_encode_segment(upstream_model) +
+         (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+}
+
+mgw_status build_request(const ProviderConfig& config, const mgw_call_context& ctx,
+                         std::string_view client_body, const mgw_request_sink& out,
+                         const mgw_response_sink* error) {
+  // The host promises a JSON object at most 64 deep with model and messages,
+  // so no depth check here; a broken promise is still refused, not trusted.
+  const Json request =
+      Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);
+  if (!request.is_object()) {
+    fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
+    return MGW_INVALID_ARGUMENT;
+  }
+  std::string body;
+  try {
+    body = dump(gemini_body(request, ctx));
+  } catch (const InvalidRequest& e) {
+    fail(error, 400, kInvalidParameter, e.message(), e.param());
+    return MGW_INVALID_ARGUMENT;
+  }
+
+  const bool stream = ctx.stream != 0;
+  call(out.callback_method, out.host_data, "POST");
+  call(out.callback_path, out.host_data, request_path(view(ctx.upstream_model), stream));
+  if (out.callback_header != nullptr) {
+    for (const auto& h : config.headers) {
+      out.callback_header(out.host_data, str(h.name), str(h.value));
+    }
+    if (!config.custom_accept) {
+      out.callback_header(out.host_data, str("Accept"),
+                          str(stream ? "text/event-stream" : "application/json"));
+    }
+  }
+  call(out.callback_body, out.host_data, body);
+  return MGW_OK;
+}
+
+}  // namespace mgw::gemini

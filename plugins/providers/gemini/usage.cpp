@@ -1,0 +1,67 @@
+#include "usage.h"
+
+#include <modelgw/sdk.hpp>
+
+#include <limits>
+
+namespace mgw::gemini {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+int64_t saturating_add(int64_t a, int64_t b) noexcept {
+  return a > kMax - b ? kMax : a + b;
+}
+
+// The count at `key`, or -1 when absent or not a number.
+int64_t count_member(const Json& obj, std::string_view key) {
+  const Json* m = member(obj, key);
+  return m == nullptr ? -1 : count_value(*m).value_or(-1);
+}
+
+int64_t or_zero(int64_t v) noexcept {
+  return v < 0 ? 0 : v;
+}
+
+}  // namespace
+
+Usage read_usage(const Json& usage_metadata) {
+  Usage u;
+  u.counts = mgw::usage(0, 0);
+  if (!usage_metadata.is_object()) {
+    return u;
+  }
+  const int64_t prompt = or_zero(count_member(usage_metadata, "promptTokenCount"));
+  const int64_t candidates = or_zero(count_member(usage_metadata, "candidatesTokenCount"));
+  const int64_t thoughts = count_member(usage_metadata, "thoughtsTokenCount");
+  const int64_t total = count_member(usage_metadata, "totalTokenCount");
+  u.counts.prompt_tokens = prompt;
+  u.counts.completion_tokens = saturating_add(candidates, or_zero(thoughts));
+  u.counts.total_tokens = total >= 0 ? total : saturating_add(prompt, u.counts.completion_tokens);
+  u.cached_tokens = count_member(usage_metadata, "cachedContentTokenCount");
+  u.reasoning_tokens = thoughts;
+  return u;
+}
+
+Usage estimate_usage(int64_t prompt_tokens, std::size_t generated_bytes) noexcept {
+  Usage u;
+  const auto completion = static_cast<int64_t>((generated_bytes + 3) / 4);
+  u.counts = mgw::usage(or_zero(prompt_tokens), completion);
+  return u;
+}
+
+Json usage_json(const Usage& usage) {
+  Json j = Json::object();
+  j["prompt_tokens"] = usage.counts.prompt_tokens;
+  j["completion_tokens"] = usage.counts.completion_tokens;
+  j["total_tokens"] = usage.counts.total_tokens;
+  if (usage.cached_tokens >= 0) {
+    j["prompt_tokens_details"] = Json{{"cached_tokens", usage.cached_tokens}};
+  }
+  if (usage.reasoning_tokens >= 0) {
+    j["completion_tokens_details"] = Json{{"reasoning_tokens", usage.reasoning_tokens}};
+  }
+  return j;
+}
+
+}  // namespace mgw::gemini

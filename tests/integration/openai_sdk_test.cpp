@@ -1,0 +1,111 @@
+// The official `openai` npm client against the real gateway: starts a stack
+// with one alias per vendor and runs tests/sdk/openai_sdk_test.mjs under
+// `node --test`. Needs `node` on PATH and `npm ci` run at the repository root
+// (package.json pins `openai`); without them the test fails, it never skips.
+#include "harness/checks.h"
+#include "harness/stack.h"
+
+#include <unistd.h>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+namespace it {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+// This file is tests/integration/openai_sdk_test.cpp; CMake compiles it by
+// its absolute path.
+fs::path repository_root() {
+  return fs::path(__FILE__).parent_path().parent_path().parent_path();
+}
+
+// `node` from PATH, or an empty path.
+fs::path find_node() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const fs::path candidate = fs::path(dir) / "node";
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+// Whether the fake's OpenAI route answers a tools request with a tool call
+// (its README describes tool answers for Anthropic and Gemini only).
+bool fake_openai_answers_tool_calls(int fake_port) {
+  HttpRequest probe;
+  probe.body = json({{"model", "gpt-4o-mini"},
+                     {"messages", user_messages("probe tool support")},
+                     {"tools", json::array({{{"type", "function"}, {"function", {{"name", "probe"}}}}})}})
+                   .dump();
+  probe.headers = {{"Authorization", std::string("Bearer ") + kProviderKey}};
+  const auto r = http_call(fake_port, probe);
+  json body = r.json();
+  return r.status == 200 && body.is_object() && body["choices"][0]["message"].contains("tool_calls");
+}
+
+GatewayOptions sdk_options() {
+  GatewayOptions options;
+  options.catalog = {
+      {"gpt", "openai", "gpt-4o-mini"},
+      {"claude", "anthropic", "claude-sonnet-4-5"},
+      {"gemini", "gemini", "gemini-2.5-flash"},
+  };
+  return options;
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------
+
+TEST(OpenAiSdkTest, OfficialClientPassesAgainstEveryVendor) {
+  const fs::path root = repository_root();
+  const fs::path script = root / "tests/sdk/openai_sdk_test.mjs";
+  ASSERT_TRUE(fs::is_regular_file(script)) << "missing " << script;
+  const fs::path node = find_node();
+  ASSERT_FALSE(node.empty()) << "`node` is not on PATH; the scripts install Node.js for this test";
+  ASSERT_TRUE(fs::is_regular_file(root / "node_modules/openai/package.json"))
+      << "node_modules/openai is missing under " << root
+      << ": run `npm ci` at the repository root (package.json pins the openai SDK)";
+
+  auto stack = start_stack(sdk_options());
+  std::string tool_aliases = "claude,gemini";
+  if (fake_openai_answers_tool_calls(stack->fake->port())) tool_aliases += ",gpt";
+
+  const Env env = {
+      {"MODELGW_BASE_URL", "http://127.0.0.1:" + std::to_string(stack->port()) + "/v1"},
+      {"MODELGW_API_KEY", stack->key.key},
+      {"MODELGW_ALIASES", "gpt,claude,gemini"},
+      {"MODELGW_TOOL_ALIASES", tool_aliases},
+      {"NO_PROXY", "127.0.0.1"},
+      {"no_proxy", "127.0.0.1"},
+      {"NODE_OPTIONS", ""},
+  };
+  const auto started = Clock::now();
+  const RunResult run =
+      run_to_exit(node.string(), {"--test", "--test-reporter=spec", script.string()}, env, 60s);
+
+  EXPECT_EQ(run.exit_code, 0) << "node --test " << script << " exited " << run.exit_code
+                              << (run.exit_code == -1 ? " (killed after 60 s)" : "") << "\n--- stdout ---\n"
+                              << run.out << "\n--- stderr ---\n"
+                              << run.err;
+  EXPECT_LT(Clock::now() - started, 60s);
+  // The run must have exercised every alias, not stopped at the environment check.
+  for (const char* alias : {"alias gpt", "alias claude", "alias gemini"}) {
+    EXPECT_NE(run.out.find(alias), std::string::npos) << alias << " never ran:\n" << run.out;
+  }
+  // The SDK's requests never reach the log with the provider key.
+  EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
+}
+
+}  // namespace
+}  // namespace it
