@@ -111,7 +111,7 @@ void Exchange::send_once(const OutgoingRequest& request) {
   body_ = &session_->receiveResponse(response_);
   // As POCO frames the body: without this, the wait before each read would
   // poll a kept-alive socket for bytes that never come after the last one.
-  const int status = static_cast<int>(response_.getStatus());
+  const int status = response_.status_code();
   if (request.method == "HEAD" || status < 200 || status == 204 || status == 304) {
     body_left_ = 0;
   } else if (!response_.getChunkedTransferEncoding() && response_.hasContentLength()) {

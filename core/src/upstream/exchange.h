@@ -6,6 +6,7 @@
 #pragma once
 
 #include "upstream/connection_pool.h"
+#include "upstream/upstream_response.h"
 
 #include <Poco/Net/HTTPResponse.h>
 
@@ -61,7 +62,7 @@ class Exchange {
   // server closed while idle is replaced once, transparently.
   void start(const OutgoingRequest& request);
 
-  int status() const { return static_cast<int>(response_.getStatus()); }
+  int status() const { return response_.status_code(); }
   const Poco::Net::HTTPResponse& response() const { return response_; }
 
   // The whole body, within the total timeout.
@@ -90,7 +91,7 @@ class Exchange {
   int client_fd_;
   std::chrono::steady_clock::time_point deadline_;  // of the whole exchange
   std::unique_ptr<Poco::Net::HTTPClientSession> session_;
-  Poco::Net::HTTPResponse response_;
+  UpstreamResponse response_;
   std::istream* body_ = nullptr;
   bool body_done_ = false;
   // Body bytes still to come when the head says how many (Content-Length; 0
