@@ -75,7 +75,7 @@ void StreamRelay::fail(const http::ApiError& error) {
   if (error_ || done_) return;
   error_ = error;
   error_->message = redactor_.redact(std::move(error_->message));
-  if (!head_sent() || client_gone_) return;  // send_pending_error() answers with JSON
+  if (!head_sent() || client_gone_) return;  // the caller retries or answers with JSON
   frame_.assign("data: ");
   frame_.append(http::error_envelope(*error_, call_.request_id));
   frame_.append("\n\n");
@@ -92,10 +92,6 @@ void StreamRelay::finish() {
   frame_.assign("data: [DONE]\n\n");
   write_frame();
   done_ = true;
-}
-
-void StreamRelay::send_pending_error() {
-  if (error_ && !head_sent()) call_.send_error(*error_);
 }
 
 }  // namespace modelgw::chat

@@ -24,13 +24,12 @@ class StreamRelay {
 
   const mgw_response_sink* sink() const { return &sink_; }
 
-  // Reports a failure: a JSON error if nothing was sent yet, else one final
-  // `data: {"error": ...}` event. Later chunks are ignored.
+  // Reports a failure. After the head: one final `data: {"error": ...}`
+  // event. Before it: nothing is sent; the caller may retry, fall back, or
+  // answer error() as JSON. Later chunks are ignored.
   void fail(const http::ApiError& error);
   // Ends a successful stream with `data: [DONE]`.
   void finish();
-  // If the stream failed before its head was sent, sends the JSON error.
-  void send_pending_error();
 
   bool head_sent() const { return out_ != nullptr; }
   bool failed() const { return error_.has_value(); }
