@@ -35,12 +35,16 @@ static_assert(sizeof(mgw_provider_hooks) == 72 && offsetof(mgw_provider_hooks, o
 static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 56);
 static_assert(sizeof(mgw_pii_sink) == 32 && sizeof(mgw_pii_hooks) == 48);
 
-static_assert(sizeof(mgw_tenant_record) == 40);
+static_assert(sizeof(mgw_tenant_record) == 56 && offsetof(mgw_tenant_record, settings_json) == 40);
+static_assert(sizeof(mgw_prompt_version_record) == 104 &&
+              offsetof(mgw_prompt_version_record, created_unix_ms) == 96);
 static_assert(sizeof(mgw_api_key_record) == 104 && offsetof(mgw_api_key_record, revoked_unix_ms) == 96);
-static_assert(sizeof(mgw_usage_record) == 168 && offsetof(mgw_usage_record, created_unix_ms) == 160);
+static_assert(sizeof(mgw_usage_record) == 192 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
+              offsetof(mgw_usage_record, prompt_version) == 184);
 static_assert(sizeof(mgw_usage_query) == 56);
-static_assert(sizeof(mgw_row_sink) == 32);
-static_assert(sizeof(mgw_storage_hooks) == 96 && offsetof(mgw_storage_hooks, on_usage_query) == 88);
+static_assert(sizeof(mgw_row_sink) == 48 && offsetof(mgw_row_sink, callback_prompt_version) == 40);
+static_assert(sizeof(mgw_storage_hooks) == 136 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
+              offsetof(mgw_storage_hooks, on_prompt_activate) == 128);
 
 TEST(AbiLayout, VersionIsOnePointZero) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);

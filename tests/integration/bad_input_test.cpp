@@ -204,5 +204,23 @@ TEST_F(BadInputTest, ZzStillAliveAndHealthy) {
   EXPECT_EQ(send(chat_body("gpt-4o-mini", "alive")).status, 200);
 }
 
+// Requests POCO's parser cannot read still get the envelope and a
+// request_id (the gateway's own connection loop answers them), and the
+// connection is closed, since where a next request would start is unknown.
+TEST_F(BadInputTest, UnparsableRequestHeadsGetTheEnvelope) {
+  const std::string huge_header =
+      "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(9000, 'b') + "\r\n\r\n";
+  const std::string long_name =
+      "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + std::string(300, 'n') + ": v\r\n\r\n";
+  const std::string bad_line = "THIS IS NOT HTTP\r\n\r\n";
+  for (const std::string& raw : {huge_header, long_name, bad_line}) {
+    const auto r = raw_http(port(), raw, 5s);
+    EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_parameter", kNoParam)) << r.body;
+    EXPECT_EQ(ascii_lower(r.header("connection")), "close") << r.body;
+    EXPECT_EQ(r.body.find(std::string(100, 'b')), std::string::npos) << "the header's bytes are not echoed";
+  }
+  EXPECT_EQ(send(chat_body("gpt-4o-mini", "alive after bad heads")).status, 200);
+}
+
 }  // namespace
 }  // namespace it

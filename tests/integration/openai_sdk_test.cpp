@@ -28,15 +28,7 @@ fs::path repository_root() {
 
 // `node` from PATH, or an empty path.
 fs::path find_node() {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path != nullptr ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (dir.empty()) continue;
-    const fs::path candidate = fs::path(dir) / "node";
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return {};
+  return find_on_path("node");
 }
 
 // Whether the fake's OpenAI route answers a tools request with a tool call

@@ -79,4 +79,19 @@ TEST(Authenticator, WithoutCacheEveryCallSeesStorage) {
   EXPECT_EQ(code_of(auth.authenticate("Bearer " + k.key)), "invalid_api_key");
 }
 
+TEST(Authenticator, ABearerValueWithADotIsAJwtAndRefusedWhileJwtsAreOff) {
+  modelgw::testing::TempStorage t;
+  Authenticator auth(*t.storage, 1000);
+  auto r = auth.authenticate("Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln");
+  ASSERT_TRUE(std::holds_alternative<ApiError>(r));
+  EXPECT_EQ(std::get<ApiError>(r).status, 401);
+  EXPECT_EQ(code_of(r), "invalid_api_key");
+  EXPECT_EQ(
+      std::get<ApiError>(r).message,
+      "this gateway accepts API keys only: JWT bearer tokens are not enabled (auth.jwks_url is not set)");
+  // Long JWTs are not cut off by the API key length limit.
+  EXPECT_EQ(std::get<ApiError>(auth.authenticate("Bearer " + std::string(4000, 'a') + ".b.c")).message,
+            std::get<ApiError>(r).message);
+}
+
 }  // namespace

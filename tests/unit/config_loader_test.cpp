@@ -1,5 +1,7 @@
 #include "config/config_loader.h"
 
+#include "auth/jwt/algorithm.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -122,6 +124,94 @@ catalog:
   EXPECT_TRUE(pc.at("api_key").is_string());
   EXPECT_TRUE(pc.at("flag").is_boolean());
   EXPECT_TRUE(pc.at("n").is_number_integer());
+}
+
+TEST(ConfigLoader, AuthJwtDefaults) {
+  auto c = load_text(kMinimal);
+  EXPECT_EQ(c.auth.key_cache_ttl_ms, 5000);
+  EXPECT_EQ(c.auth.jwks_url, "");
+  EXPECT_EQ(c.auth.tenant_claim, "tenant");
+  EXPECT_EQ(c.auth.scope_claim, "scope");
+  EXPECT_EQ(c.auth.leeway_s, 60);
+  EXPECT_EQ(c.auth.algorithms, modelgw::auth::jwt::supported_algorithm_names());
+  EXPECT_EQ(c.auth.jwks_timeout_ms, 3000);
+  EXPECT_EQ(c.auth.jwks_default_ttl_ms, 300000);
+  EXPECT_EQ(c.auth.jwks_max_ttl_ms, 3600000);
+  EXPECT_EQ(c.auth.jwks_refresh_min_interval_ms, 10000);
+  EXPECT_EQ(c.auth.jwks_ca_file, "");
+  EXPECT_EQ(c.auth.max_token_bytes, 8192u);
+}
+
+TEST(ConfigLoader, ReadsEveryAuthKey) {
+  auto c = load_text(R"(
+auth:
+  key_cache_ttl_ms: 100
+  jwks_url: "https://idp.example/.well-known/jwks.json"
+  issuer: "https://idp.example/"
+  audience: modelgw
+  tenant_claim: "https://modelgw/tenant"
+  scope_claim: scp
+  leeway_s: 0
+  algorithms: [ES256, PS256]
+  jwks_timeout_ms: 500
+  jwks_default_ttl_ms: 1000
+  jwks_max_ttl_ms: 2000
+  jwks_refresh_min_interval_ms: 0
+  jwks_ca_file: "/etc/ssl/idp.pem"
+  max_token_bytes: 16384
+)" + kMinimal);
+  const auto& a = c.auth;
+  EXPECT_EQ(a.key_cache_ttl_ms, 100);
+  EXPECT_EQ(a.jwks_url, "https://idp.example/.well-known/jwks.json");
+  EXPECT_EQ(a.issuer, "https://idp.example/");
+  EXPECT_EQ(a.audience, "modelgw");
+  EXPECT_EQ(a.tenant_claim, "https://modelgw/tenant");
+  EXPECT_EQ(a.scope_claim, "scp");
+  EXPECT_EQ(a.leeway_s, 0);
+  EXPECT_EQ(a.algorithms, (std::vector<std::string>{"ES256", "PS256"}));
+  EXPECT_EQ(a.jwks_timeout_ms, 500);
+  EXPECT_EQ(a.jwks_default_ttl_ms, 1000);
+  EXPECT_EQ(a.jwks_max_ttl_ms, 2000);
+  EXPECT_EQ(a.jwks_refresh_min_interval_ms, 0);
+  EXPECT_EQ(a.jwks_ca_file, "/etc/ssl/idp.pem");
+  EXPECT_EQ(a.max_token_bytes, 16384u);
+}
+
+TEST(ConfigLoader, AuthJwtErrorsNameTheKey) {
+  const std::string jwks = "auth: { jwks_url: \"https://idp/jwks\", issuer: i, audience: a, ";
+  auto err = [&](const std::string& more) { return error_of(jwks + more + " }\n" + kMinimal); };
+  EXPECT_EQ(err("x: 1").find("auth.x: unknown key"), 0u);
+  EXPECT_EQ(error_of("auth: { jwks_url: \"https://idp/jwks\", audience: a }\n" + kMinimal),
+            "auth.issuer: required when auth.jwks_url is set");
+  EXPECT_EQ(error_of("auth: { jwks_url: \"https://idp/jwks\", issuer: i }\n" + kMinimal),
+            "auth.audience: required when auth.jwks_url is set");
+  EXPECT_EQ(error_of("auth: { jwks_url: \"ftp://idp/jwks\", issuer: i, audience: a }\n" + kMinimal),
+            "auth.jwks_url: must be an http:// or https:// URL with a host");
+  EXPECT_EQ(err("algorithms: [RS256, none]"),
+            "auth.algorithms[1]: 'none' is refused: an unsigned token proves nothing");
+  EXPECT_EQ(err("algorithms: [HS256]").find("auth.algorithms[0]: 'HS256' is refused: HMAC needs a secret"),
+            0u);
+  EXPECT_EQ(err("algorithms: [hs512]").find("auth.algorithms[0]: 'hs512' is refused: HMAC"), 0u);
+  EXPECT_EQ(
+      err("algorithms: [ES512]").find("auth.algorithms[0]: 'ES512' is not a supported algorithm (RS256,"),
+      0u);
+  EXPECT_EQ(err("algorithms: []"), "auth.algorithms: must name at least one algorithm");
+  EXPECT_EQ(err("algorithms: RS256"), "auth.algorithms: must be a list of strings");
+  EXPECT_EQ(err("leeway_s: 601"), "auth.leeway_s: 601 is out of range [0, 600]");
+  EXPECT_EQ(err("leeway_s: -1"), "auth.leeway_s: -1 is out of range [0, 600]");
+  EXPECT_EQ(err("tenant_claim: \"\""), "auth.tenant_claim: must not be empty");
+  EXPECT_EQ(err("scope_claim: 3"), "auth.scope_claim: must be a string");
+  EXPECT_EQ(err("jwks_timeout_ms: 0").find("auth.jwks_timeout_ms: 0 is out of range"), 0u);
+  EXPECT_EQ(err("jwks_default_ttl_ms: 5000, jwks_max_ttl_ms: 4000"),
+            "auth.jwks_default_ttl_ms: must not exceed auth.jwks_max_ttl_ms (4000)");
+  EXPECT_EQ(err("max_token_bytes: 100").find("auth.max_token_bytes: 100 is out of range"), 0u);
+  EXPECT_EQ(err("jwks_ca_file: [a]"), "auth.jwks_ca_file: must be a string");
+}
+
+TEST(ConfigLoader, JwtKeysNeedNoIssuerWhileJwtsAreOff) {
+  auto c = load_text("auth: { tenant_claim: org, algorithms: [ES256] }\n" + kMinimal);
+  EXPECT_EQ(c.auth.jwks_url, "");
+  EXPECT_EQ(c.auth.tenant_claim, "org");
 }
 
 }  // namespace

@@ -1,10 +1,15 @@
 #include "app/gateway.h"
 
+#include "admin/admin_routes.h"
+#include "admin/admin_service.h"
+#include "admin/tenant_gate.h"
 #include "auth/authenticator.h"
+#include "auth/jwt/factory.h"
 #include "catalog/catalog.h"
 #include "chat/chat_service.h"
 #include "chat/secret_redactor.h"
 #include "http/router.h"
+#include "http/server.h"
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
@@ -13,7 +18,7 @@
 #include "usage/usage_writer.h"
 
 #include <Poco/Net/AcceptCertificateHandler.h>
-#include <Poco/Net/HTTPServer.h>
+#include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/RejectCertificateHandler.h>
 #include <Poco/Net/SSLManager.h>
 #include <Poco/Net/ServerSocket.h>
@@ -23,6 +28,7 @@
 
 #include <csignal>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace modelgw::app {
@@ -37,10 +43,14 @@ struct Gateway::State {
   chat::SecretRedactor redactor;
   std::unique_ptr<usage::UsageWriter> usage;
   std::unique_ptr<auth::Authenticator> authenticator;
+  std::unique_ptr<prompts::PromptStore> prompts;
+  std::unique_ptr<admin::TenantGate> gate;
+  std::unique_ptr<admin::AdminService> admin;
+  std::unique_ptr<admin::AdminRoutes> admin_routes;
   std::unique_ptr<chat::ChatService> chat;
-  http::Router* router = nullptr;  // owned by the server
   std::unique_ptr<Poco::ThreadPool> threads;
-  std::unique_ptr<Poco::Net::HTTPServer> server;
+  std::unique_ptr<http::Router> router;
+  std::unique_ptr<http::Server> server;
 
   std::shared_ptr<plugins::PluginLibrary> library(mgw_plugin_kind kind, const std::string& name) {
     auto path = plugins::resolve_plugin_path(config.plugins_dir, kind, name);
@@ -124,9 +134,30 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
 
   s.usage = std::make_unique<usage::UsageWriter>(*s.storage, config.usage.flush_interval_ms,
                                                  config.usage.batch_size, config.usage.queue_limit);
-  s.authenticator = std::make_unique<auth::Authenticator>(*s.storage, config.auth.key_cache_ttl_ms);
-  s.chat = std::make_unique<chat::ChatService>(
-      chat::ChatDeps{s.catalog, *s.usage, s.redactor, config.server.max_body_bytes, config.retry});
+  // JWTs beside API keys when auth.jwks_url is set; an unreachable identity
+  // provider only warns here (its tokens get 503 until it answers).
+  if (config.auth.jwks_url.rfind("https://", 0) == 0) init_tls_once();
+  std::shared_ptr<auth::jwt::Validator> jwt = auth::jwt::make_validator(config.auth, proxy_env);
+  if (jwt) {
+    jwt->prefetch();
+    spdlog::info("JWT bearer tokens accepted from issuer {} (keyset {})", config.auth.issuer,
+                 config.auth.jwks_url);
+  }
+  s.authenticator = std::make_unique<auth::Authenticator>(*s.storage, config.auth.key_cache_ttl_ms, jwt);
+  // Prompts and tenant settings are cached as long as keys are: the same bound
+  // on how late a change made by another process (the CLI) is seen.
+  s.prompts = std::make_unique<prompts::PromptStore>(*s.storage, config.auth.key_cache_ttl_ms);
+  s.gate = std::make_unique<admin::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms);
+  std::set<std::string> aliases;
+  for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
+  s.admin = std::make_unique<admin::AdminService>(
+      admin::AdminDeps{*s.storage, std::move(aliases), s.prompts.get(), s.gate.get(), [] {
+                         using namespace std::chrono;
+                         return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+                       }});
+  s.admin_routes = std::make_unique<admin::AdminRoutes>(*s.admin, config.server.max_body_bytes);
+  s.chat = std::make_unique<chat::ChatService>(chat::ChatDeps{
+      s.catalog, *s.usage, s.redactor, config.server.max_body_bytes, config.retry, s.prompts.get()});
 
   const auto& sc = config.server;
   Poco::Net::ServerSocket socket;
@@ -153,13 +184,14 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   // A short idle time bounds that wait; the OS threads stay pooled anyway.
   params->setThreadIdleTime(Poco::Timespan(0, 500 * 1000));
   s.threads = std::make_unique<Poco::ThreadPool>(4, sc.max_connections + 8, 60, sc.thread_stack_kib * 1024);
-  s.router = new http::Router(http::RouterDeps{*s.authenticator, *s.chat, s.catalog, sc.max_body_bytes});
-  s.server = std::make_unique<Poco::Net::HTTPServer>(s.router, *s.threads, socket, params);
+  s.router = std::make_unique<http::Router>(http::RouterDeps{
+      *s.authenticator, *s.chat, s.catalog, sc.max_body_bytes, *s.gate, *s.prompts, *s.admin_routes});
+  s.server = std::make_unique<http::Server>(*s.router, *s.threads, socket, params);
 }
 
 Gateway::~Gateway() {
   State& s = *state_;
-  if (s.server) s.server->stopAll(true);
+  if (s.server) s.server->stop_all(true);
   s.server.reset();
   if (s.threads) s.threads->joinAll();
   if (s.usage) s.usage->stop();
@@ -195,7 +227,7 @@ void Gateway::run_until_signal() {
                sig == SIGTERM ? "SIGTERM" : "SIGINT");
 
   // Stop accepting and end keep-alive loops after their current request.
-  s.server->stopAll(false);
+  s.server->stop_all(false);
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(s.config.server.shutdown_grace_ms);
   while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
@@ -204,7 +236,7 @@ void Gateway::run_until_signal() {
   if (s.router->in_flight() > 0) {
     spdlog::warn("{} requests still running after server.shutdown_grace_ms; closing them",
                  s.router->in_flight());
-    s.server->stopAll(true);
+    s.server->stop_all(true);
     // Aborted calls still write their usage records on the way out.
     const auto hard = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < hard) {

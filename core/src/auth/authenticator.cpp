@@ -21,8 +21,8 @@ http::ApiError unauthorized(std::string code, std::string message) {
 
 }  // namespace
 
-Authenticator::Authenticator(plugins::Storage& storage, int cache_ttl_ms)
-    : storage_(storage), ttl_(cache_ttl_ms) {}
+Authenticator::Authenticator(plugins::Storage& storage, int cache_ttl_ms, std::shared_ptr<jwt::Validator> jwt)
+    : storage_(storage), ttl_(cache_ttl_ms), jwt_(std::move(jwt)) {}
 
 std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_view header) {
   if (header.empty()) {
@@ -36,14 +36,19 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_
     return unauthorized("invalid_api_key",
                         "the Authorization header must use the Bearer scheme: 'Bearer <API_KEY>'");
   }
-  std::string_view key = header.substr(kBearer.size());
-  while (!key.empty() && key.front() == ' ') key.remove_prefix(1);
-  while (!key.empty() && key.back() == ' ') key.remove_suffix(1);
-  if (key.empty()) {
+  std::string_view value = header.substr(kBearer.size());
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  if (value.empty()) {
     return unauthorized("missing_api_key", "the Authorization header has no API key after 'Bearer'");
   }
-  if (key.size() > kMaxKeyLength) return unauthorized("invalid_api_key", "the API key is not valid");
+  // API keys are "sk-mgw-" + base62 and never contain '.'; a JWT always does.
+  if (value.find('.') != std::string_view::npos) return authenticate_jwt(value);
+  return authenticate_key(value);
+}
 
+std::variant<Principal, http::ApiError> Authenticator::authenticate_key(std::string_view key) {
+  if (key.size() > kMaxKeyLength) return unauthorized("invalid_api_key", "the API key is not valid");
   const std::string hash = hash_api_key(key);
   std::optional<Principal> principal;
   try {
@@ -54,6 +59,53 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_
   }
   if (!principal) return unauthorized("invalid_api_key", "the API key is not valid or has been revoked");
   return *principal;
+}
+
+std::variant<Principal, http::ApiError> Authenticator::authenticate_jwt(std::string_view token) {
+  if (!jwt_) {
+    return unauthorized("invalid_api_key",
+                        "this gateway accepts API keys only: JWT bearer tokens are not enabled "
+                        "(auth.jwks_url is not set)");
+  }
+  auto verified = jwt_->validate(token);
+  if (auto* e = std::get_if<http::ApiError>(&verified)) return *e;
+  auto& claims = std::get<jwt::VerifiedToken>(verified);
+  std::optional<std::int64_t> tenant_id;
+  try {
+    tenant_id = lookup_tenant(claims.tenant);
+  } catch (const plugins::StorageError& e) {
+    spdlog::error("tenant lookup for a JWT (kid '{}') failed: {}", claims.kid, e.what());
+    return http::internal_error("the gateway could not check the token's tenant right now; retry shortly");
+  }
+  if (!tenant_id) {
+    std::string name = claims.tenant.size() <= 80 ? claims.tenant : claims.tenant.substr(0, 80) + "...";
+    return http::ApiError{
+        403, "permission_denied", "the token's tenant '" + name + "' is not known to this gateway", {}};
+  }
+  Principal p;
+  p.tenant_id = *tenant_id;
+  p.tenant_name = std::move(claims.tenant);
+  p.key_id = 0;
+  p.scopes = std::move(claims.scopes);
+  p.subject = std::move(claims.subject);
+  return p;
+}
+
+std::optional<std::int64_t> Authenticator::lookup_tenant(const std::string& name) {
+  const auto now = std::chrono::steady_clock::now();
+  if (ttl_.count() > 0) {
+    std::shared_lock lock(mutex_);
+    auto it = tenants_.find(name);
+    if (it != tenants_.end() && it->second.expires > now) return it->second.tenant_id;
+  }
+  std::optional<std::int64_t> result;
+  if (auto tenant = storage_.find_tenant(name)) result = tenant->id;
+  if (ttl_.count() > 0) {
+    std::unique_lock lock(mutex_);
+    if (tenants_.size() >= kMaxCacheEntries) tenants_.clear();
+    tenants_[name] = TenantEntry{result, now + ttl_};
+  }
+  return result;
 }
 
 std::optional<Principal> Authenticator::lookup(const std::string& key_hash) {
@@ -68,7 +120,7 @@ std::optional<Principal> Authenticator::lookup(const std::string& key_hash) {
     // The store found the row by hash; compare again in constant time so no
     // backend's lookup semantics (collation, prefix match) can widen a match.
     if (constant_time_equal(row->key_hash, key_hash) && row->revoked_unix_ms == 0) {
-      result = Principal{row->tenant_id, row->tenant_name, row->id, row->scopes};
+      result = Principal{row->tenant_id, row->tenant_name, row->id, row->scopes, {}};
     }
   }
   if (ttl_.count() > 0) {

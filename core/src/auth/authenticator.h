@@ -1,13 +1,17 @@
-// Turns an Authorization header into a Principal: Bearer parsing, key hash
-// lookup through storage, and a short-lived cache so the hot path rarely
-// touches the database. Revocation takes effect within the cache TTL.
+// Turns an Authorization header into a Principal. Two kinds of bearer value:
+// opaque API keys (hash lookup through storage) and, when auth.jwks_url is
+// set, JWTs from the identity provider (jwt::Validator), whose tenant name is
+// looked up in storage. Both lookups go through a short-lived cache so the hot
+// path rarely touches the database; revocation takes effect within its TTL.
 #pragma once
 
+#include "auth/jwt/validator.h"
 #include "auth/principal.h"
 #include "http/api_error.h"
 #include "plugins/storage.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -18,7 +22,9 @@ namespace modelgw::auth {
 
 class Authenticator {
  public:
-  Authenticator(plugins::Storage& storage, int cache_ttl_ms);
+  // `jwt` is nullptr when JWTs are disabled: they are then refused with a
+  // message saying so.
+  Authenticator(plugins::Storage& storage, int cache_ttl_ms, std::shared_ptr<jwt::Validator> jwt = nullptr);
 
   std::variant<Principal, http::ApiError> authenticate(std::string_view authorization_header);
 
@@ -27,13 +33,22 @@ class Authenticator {
     std::optional<Principal> principal;  // nullopt: known bad key (negative cache)
     std::chrono::steady_clock::time_point expires;
   };
+  struct TenantEntry {
+    std::optional<std::int64_t> tenant_id;  // nullopt: no such tenant (negative cache)
+    std::chrono::steady_clock::time_point expires;
+  };
 
+  std::variant<Principal, http::ApiError> authenticate_key(std::string_view key);
+  std::variant<Principal, http::ApiError> authenticate_jwt(std::string_view token);
   std::optional<Principal> lookup(const std::string& key_hash);
+  std::optional<std::int64_t> lookup_tenant(const std::string& name);
 
   plugins::Storage& storage_;
   std::chrono::milliseconds ttl_;
+  std::shared_ptr<jwt::Validator> jwt_;
   std::shared_mutex mutex_;
-  std::unordered_map<std::string, Entry> cache_;
+  std::unordered_map<std::string, Entry> cache_;          // by key hash
+  std::unordered_map<std::string, TenantEntry> tenants_;  // by tenant name, for JWTs
 };
 
 }  // namespace modelgw::auth

@@ -10,8 +10,9 @@ namespace modelgw::auth {
 struct Principal {
   std::int64_t tenant_id = 0;
   std::string tenant_name;
-  std::int64_t key_id = 0;
-  std::string scopes;  // space-separated
+  std::int64_t key_id = 0;  // 0 for a JWT
+  std::string scopes;       // space-separated
+  std::string subject;      // a JWT's `sub` (may be empty); empty for an API key
 
   bool has_scope(std::string_view scope) const;
 };

@@ -59,7 +59,7 @@ std::optional<ApiError> check_message(const nlohmann::json& m, std::size_t i) {
 
 }  // namespace
 
-std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
+std::variant<nlohmann::json, ApiError> parse_json_object(std::string_view body) {
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return bad_request("invalid_json",
                        "the request body is empty; send a JSON object with model and messages");
@@ -83,6 +83,16 @@ std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
   if (!doc.is_object()) {
     return bad_request("invalid_json", "the request body must be a JSON object, not " + type_name(doc));
   }
+  return doc;
+}
+
+std::variant<ChatRequest, ApiError> parse_chat_request(std::string_view body) {
+  auto doc = parse_json_object(body);
+  if (auto* err = std::get_if<ApiError>(&doc)) return *err;
+  return check_chat_request(std::get<nlohmann::json>(std::move(doc)));
+}
+
+std::variant<ChatRequest, ApiError> check_chat_request(nlohmann::json doc) {
   ChatRequest req;
   auto model = doc.find("model");
   if (model == doc.end() || model->is_null()) {

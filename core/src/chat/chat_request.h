@@ -26,6 +26,13 @@ struct ChatRequest {
   std::optional<std::int64_t> max_tokens;  // max_completion_tokens, else max_tokens
 };
 
+// The body as a JSON object: not empty, nested at most kMaxJsonDepth, valid JSON.
+std::variant<nlohmann::json, http::ApiError> parse_json_object(std::string_view body);
+
+// The chat checks on a parsed body: model, messages, stream, max_tokens.
+std::variant<ChatRequest, http::ApiError> check_chat_request(nlohmann::json doc);
+
+// parse_json_object, then check_chat_request.
 std::variant<ChatRequest, http::ApiError> parse_chat_request(std::string_view body);
 
 }  // namespace modelgw::chat

@@ -4,6 +4,7 @@
 #include "chat/plugin_sinks.h"
 #include "chat/stream_relay.h"
 #include "http/body_reader.h"
+#include "prompts/prompt_invocation.h"
 
 #include <modelgw/sdk.hpp>
 
@@ -131,9 +132,27 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
   auto body = http::read_body(call.request, deps_.max_body_bytes);
   call.body_settled = true;  // read, or refused as too large (answer_error drains it after the 413)
   if (auto* err = std::get_if<http::ApiError>(&body)) return answer_error(call, *err, outcome);
-  const std::string& text = std::get<std::string>(body);
+  std::string_view text = std::get<std::string>(body);
 
-  auto parsed = parse_chat_request(text);
+  auto doc = parse_json_object(text);
+  if (auto* err = std::get_if<http::ApiError>(&doc)) return answer_error(call, *err, outcome);
+  std::string expanded;  // the body after a named prompt was filled in, when one was
+  if (prompts::names_prompt(std::get<nlohmann::json>(doc))) {
+    if (deps_.prompts == nullptr) {
+      return answer_error(
+          call, http::bad_request("invalid_parameter", "named prompts are not enabled", "prompt"), outcome);
+    }
+    auto expansion = prompts::expand_prompt(std::get<nlohmann::json>(std::move(doc)), outcome.row.tenant_id,
+                                            *deps_.prompts);
+    if (auto* err = std::get_if<http::ApiError>(&expansion)) return answer_error(call, *err, outcome);
+    auto& e = std::get<prompts::Expansion>(expansion);
+    outcome.row.prompt_name = e.name;
+    outcome.row.prompt_version = e.version;
+    expanded = std::move(e.body);
+    text = expanded;
+    doc = std::move(e.doc);
+  }
+  auto parsed = check_chat_request(std::get<nlohmann::json>(std::move(doc)));
   if (auto* err = std::get_if<http::ApiError>(&parsed)) return answer_error(call, *err, outcome);
   const ChatRequest& req = std::get<ChatRequest>(parsed);
   outcome.streamed = req.stream;

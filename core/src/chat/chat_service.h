@@ -13,6 +13,7 @@
 #include "chat/secret_redactor.h"
 #include "config/config.h"
 #include "http/call.h"
+#include "prompts/prompt_store.h"
 #include "upstream/exchange.h"
 #include "usage/usage_writer.h"
 
@@ -26,6 +27,7 @@ struct ChatDeps {
   const SecretRedactor& redactor;
   std::size_t max_body_bytes;
   config::RetryConfig retry;
+  prompts::PromptStore* prompts = nullptr;  // named prompts; nullptr: requests naming one are refused
 };
 
 class ChatService {

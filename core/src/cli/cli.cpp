@@ -1,7 +1,7 @@
 #include "cli/cli.h"
 
+#include "admin/admin_service.h"
 #include "app/gateway.h"
-#include "auth/api_key.h"
 #include "cli/arguments.h"
 #include "config/config_loader.h"
 #include "logging/logging.h"
@@ -15,8 +15,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #ifndef MODELGW_VERSION
 #define MODELGW_VERSION "0.0.0"
@@ -32,18 +34,25 @@ commands:
   check-config [FILE]                validate a configuration file and its plugins
   tenants create NAME                add a tenant
   tenants list                       list tenants
+  tenants show NAME                  a tenant and its settings, as JSON
+  tenants settings NAME [--set JSON] show, or merge JSON into, a tenant's settings
   keys create --tenant NAME [--scopes "chat ..."]
                                      mint an API key; it is printed once, on stdout
   keys list [--tenant NAME]          list keys (prefixes only)
   keys revoke ID                     revoke a key
+  keys rotate ID                     mint a key with the same tenant and scopes; revoke ID
+  prompts list --tenant T            the tenant's prompts and their active versions
+  prompts show --tenant T NAME       every version of a prompt, as JSON
+  prompts add --tenant T NAME --file F.json [--activate true]
+                                     add a version ({"template", "model", "parameters"});
+                                     the first version of a prompt is active at once
+  prompts activate --tenant T NAME VERSION
+                                     make VERSION the prompt's active version
   version                            print the version and plugin ABI
 
 options:
   --config FILE    configuration file (default: $MODELGW_CONFIG, else /etc/modelgw/modelgw.yaml)
 )";
-
-const std::set<std::string> kKnownScopes = {"chat",         "prompts:read", "usage:read",
-                                            "budgets:read", "audit:read",   "admin"};
 
 std::string config_path(const Arguments& args) {
   if (auto c = args.option("config")) return *c;
@@ -62,32 +71,44 @@ std::unique_ptr<plugins::Storage> open_storage(const config::Config& c) {
   return std::make_unique<plugins::Storage>(lib, c.storage.options);
 }
 
-void check_tenant_name(const std::string& name) {
-  bool ok = !name.empty() && name.size() <= 64;
-  for (char c : name) {
-    ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.');
+// The admin operations over this configuration's storage: the same ones the
+// internal HTTP surface runs, so both check and answer alike.
+struct AdminSession {
+  config::Config config;
+  std::unique_ptr<plugins::Storage> storage;
+  std::unique_ptr<admin::AdminService> service;
+  admin::Actor actor{"cli"};
+
+  explicit AdminSession(const Arguments& args) : config(config::load_file(config_path(args))) {
+    logging::init("warn", false);
+    storage = open_storage(config);
+    std::set<std::string> aliases;
+    for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
+    service = std::make_unique<admin::AdminService>(
+        admin::AdminDeps{*storage, std::move(aliases), nullptr, nullptr, &now_ms});
   }
-  if (!ok) throw UsageError("tenant name '" + name + "': use 1-64 letters, digits, '-', '_' or '.'");
+};
+
+std::int64_t positive_id(const std::string& text, const char* what) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoll(text) < 1) {
+    throw UsageError(std::string(what) + " must be a positive number, not '" + text + "'");
+  }
+  return std::stoll(text);
 }
 
-std::string check_scopes(const std::string& scopes) {
-  std::string normalized;
-  std::size_t i = 0;
-  while (i < scopes.size()) {
-    auto j = scopes.find_first_of(" ,", i);
-    std::string one = scopes.substr(i, j == std::string::npos ? std::string::npos : j - i);
-    if (!one.empty()) {
-      if (!kKnownScopes.count(one)) {
-        throw UsageError("unknown scope '" + one +
-                         "'; known: chat, prompts:read, usage:read, budgets:read, audit:read, admin");
-      }
-      normalized += (normalized.empty() ? "" : " ") + one;
-    }
-    if (j == std::string::npos) break;
-    i = j + 1;
-  }
-  if (normalized.empty()) throw UsageError("--scopes names no scope");
-  return normalized;
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto doc = nlohmann::json::parse(text.str(), nullptr, false);
+  if (doc.is_discarded()) throw UsageError(path + " is not valid JSON");
+  return doc;
+}
+
+void print_json(const nlohmann::json& value) {
+  std::cout << value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 int cmd_serve(const Arguments& args) {
@@ -125,84 +146,141 @@ int cmd_check_config(const Arguments& args) {
 }
 
 int cmd_tenants(const Arguments& args) {
-  const std::string sub = args.word(1, "tenants subcommand (create, list)");
-  const auto cfg = config::load_file(config_path(args));
-  logging::init("warn", false);
-  auto storage = open_storage(cfg);
+  const std::string sub = args.word(1, "tenants subcommand (create, list, show, settings)");
+  AdminSession session(args);
+  auto& admin = *session.service;
   if (sub == "create") {
     const std::string name = args.word(2, "tenant NAME");
-    check_tenant_name(name);
+    auto tenant = admin.create_tenant(session.actor, name);
+    std::cout << "created tenant " << name << " (id " << tenant["id"].get<std::int64_t>() << ")\n";
+    return 0;
+  }
+  if (sub == "list") {
+    const auto tenants = admin.list_tenants();  // named: a range-for over a temporary's member dangles
+    for (const auto& t : tenants["data"]) {
+      std::cout << t["id"].get<std::int64_t>() << "\t" << t["name"].get<std::string>() << "\n";
+    }
+    return 0;
+  }
+  if (sub == "show") {
+    print_json(admin.get_tenant(args.word(2, "tenant NAME")));
+    return 0;
+  }
+  if (sub == "settings") {
+    const std::string name = args.word(2, "tenant NAME");
+    if (auto patch = args.option("set")) {
+      auto doc = nlohmann::json::parse(*patch, nullptr, false);
+      if (doc.is_discarded())
+        throw UsageError("--set takes a JSON object, e.g. --set '{\"disabled\": true}'");
+      print_json(admin.update_settings(session.actor, name, doc)["settings"]);
+    } else {
+      print_json(admin.get_tenant(name)["settings"]);
+    }
+    return 0;
+  }
+  throw UsageError("unknown tenants subcommand '" + sub + "' (create, list, show, settings)");
+}
+
+// The stderr note after a key is minted; the key itself goes alone to stdout.
+void announce_key(const nlohmann::json& key) {
+  std::cout << key["key"].get<std::string>() << "\n" << std::flush;  // the only time the key is ever shown
+  std::string scopes;
+  for (const auto& s : key["scopes"]) scopes += (scopes.empty() ? "" : " ") + s.get<std::string>();
+  std::cerr << "key id " << key["id"].get<std::int64_t>() << " for tenant "
+            << key["tenant"].get<std::string>() << ", scopes: " << scopes;
+  if (key.contains("replaces")) std::cerr << "; key " << key["replaces"].get<std::int64_t>() << " is revoked";
+  std::cerr << " (store it now: it cannot be shown again)\n";
+}
+
+int cmd_keys(const Arguments& args) {
+  const std::string sub = args.word(1, "keys subcommand (create, list, revoke, rotate)");
+  AdminSession session(args);
+  auto& admin = *session.service;
+  if (sub == "create") {
+    auto tenant = args.option("tenant");
+    if (!tenant) throw UsageError("keys create needs --tenant NAME");
     try {
-      auto id = storage->create_tenant(name, now_ms());
-      std::cout << "created tenant " << name << " (id " << id << ")\n";
-    } catch (const plugins::StorageError& e) {
-      if (e.status() == MGW_CONFLICT) throw UsageError("tenant '" + name + "' already exists");
+      announce_key(
+          admin.create_key(session.actor, *tenant, nlohmann::json(args.option("scopes").value_or("chat"))));
+    } catch (const admin::AdminError& e) {
+      if (e.error().status == 404) {
+        throw UsageError("tenant '" + *tenant + "' does not exist; create it with: modelgw tenants create " +
+                         *tenant);
+      }
       throw;
     }
     return 0;
   }
   if (sub == "list") {
-    for (const auto& t : storage->list_tenants()) std::cout << t.id << "\t" << t.name << "\n";
-    return 0;
-  }
-  throw UsageError("unknown tenants subcommand '" + sub + "' (create, list)");
-}
-
-int cmd_keys(const Arguments& args) {
-  const std::string sub = args.word(1, "keys subcommand (create, list, revoke)");
-  const auto cfg = config::load_file(config_path(args));
-  logging::init("warn", false);
-  auto storage = open_storage(cfg);
-  if (sub == "create") {
-    auto tenant_name = args.option("tenant");
-    if (!tenant_name) throw UsageError("keys create needs --tenant NAME");
-    auto tenant = storage->find_tenant(*tenant_name);
-    if (!tenant) {
-      throw UsageError("tenant '" + *tenant_name +
-                       "' does not exist; create it with: modelgw tenants create " + *tenant_name);
-    }
-    plugins::ApiKeyRow row;
-    const std::string key = auth::mint_api_key();
-    row.tenant_id = tenant->id;
-    row.key_hash = auth::hash_api_key(key);
-    row.display_prefix = auth::display_prefix(key);
-    row.scopes = check_scopes(args.option("scopes").value_or("chat"));
-    row.created_unix_ms = now_ms();
-    auto id = storage->create_api_key(row);
-    std::cout << key << "\n" << std::flush;  // the only time the key is ever shown
-    std::cerr << "key id " << id << " for tenant " << tenant->name << ", scopes: " << row.scopes
-              << " (store it now: it cannot be shown again)\n";
-    return 0;
-  }
-  if (sub == "list") {
-    std::int64_t tenant_id = 0;
-    if (auto t = args.option("tenant")) {
-      auto tenant = storage->find_tenant(*t);
-      if (!tenant) throw UsageError("tenant '" + *t + "' does not exist");
-      tenant_id = tenant->id;
-    }
     std::cout << "id\ttenant\tprefix\tscopes\tstatus\n";
-    for (const auto& k : storage->list_api_keys(tenant_id)) {
-      std::cout << k.id << "\t" << k.tenant_name << "\t" << k.display_prefix << "...\t" << k.scopes << "\t"
-                << (k.revoked_unix_ms == 0 ? "active" : "revoked") << "\n";
+    const auto keys = admin.list_keys(args.option("tenant").value_or(""));
+    for (const auto& k : keys["data"]) {
+      std::string scopes;
+      for (const auto& s : k["scopes"]) scopes += (scopes.empty() ? "" : " ") + s.get<std::string>();
+      std::cout << k["id"].get<std::int64_t>() << "\t" << k["tenant"].get<std::string>() << "\t"
+                << k["prefix"].get<std::string>() << "...\t" << scopes << "\t"
+                << (k["revoked_at"].is_null() ? "active" : "revoked") << "\n";
     }
     return 0;
   }
   if (sub == "revoke") {
-    const std::string id_text = args.word(2, "key ID");
-    std::int64_t id = 0;
-    try {
-      std::size_t used = 0;
-      id = std::stoll(id_text, &used);
-      if (used != id_text.size() || id <= 0) throw std::invalid_argument(id_text);
-    } catch (const std::exception&) {
-      throw UsageError("key ID must be a positive number, not '" + id_text + "'");
-    }
-    if (!storage->revoke_api_key(id, now_ms())) throw UsageError("no key with id " + id_text);
+    const auto id = positive_id(args.word(2, "key ID"), "key ID");
+    admin.revoke_key(session.actor, id);
     std::cout << "revoked key " << id << "\n";
     return 0;
   }
-  throw UsageError("unknown keys subcommand '" + sub + "' (create, list, revoke)");
+  if (sub == "rotate") {
+    announce_key(admin.rotate_key(session.actor, positive_id(args.word(2, "key ID"), "key ID")));
+    return 0;
+  }
+  throw UsageError("unknown keys subcommand '" + sub + "' (create, list, revoke, rotate)");
+}
+
+int cmd_prompts(const Arguments& args) {
+  const std::string sub = args.word(1, "prompts subcommand (list, show, add, activate)");
+  AdminSession session(args);
+  auto& admin = *session.service;
+  auto tenant = args.option("tenant");
+  if (!tenant) throw UsageError("prompts " + sub + " needs --tenant NAME");
+  if (sub == "list") {
+    std::cout << "name\tactive\tversions\tmodel\n";
+    const auto listed = admin.list_prompts(*tenant);
+    for (const auto& p : listed["data"]) {
+      std::cout << p["name"].get<std::string>() << "\t" << p.value("version", std::int64_t{0}) << "\t"
+                << p["versions"].get<std::int64_t>() << "\t" << p.value("model", std::string("-")) << "\n";
+    }
+    return 0;
+  }
+  if (sub == "show") {
+    print_json(admin.get_prompt(*tenant, args.word(2, "prompt NAME")));
+    return 0;
+  }
+  if (sub == "add") {
+    const std::string name = args.word(2, "prompt NAME");
+    auto file = args.option("file");
+    if (!file)
+      throw UsageError(
+          "prompts add needs --file F.json ({\"template\": [...], \"model\": ..., \"parameters\": {...}})");
+    auto spec = read_json_file(*file);
+    if (auto activate = args.option("activate")) {
+      if (spec.is_object()) spec["activate"] = *activate != "false" && *activate != "no";
+    }
+    auto added = admin.add_prompt_version(session.actor, *tenant, name, spec);
+    std::cerr << "prompt " << name << " version " << added["version"].get<std::int64_t>()
+              << (added["active"].get<bool>() ? " (active)"
+                                              : " (not active; activate it with: modelgw prompts activate)")
+              << "\n";
+    print_json(added);
+    return 0;
+  }
+  if (sub == "activate") {
+    const std::string name = args.word(2, "prompt NAME");
+    const auto version = positive_id(args.word(3, "VERSION"), "VERSION");
+    admin.activate_prompt_version(session.actor, *tenant, name, version);
+    std::cout << "prompt " << name << " version " << version << " is active\n";
+    return 0;
+  }
+  throw UsageError("unknown prompts subcommand '" + sub + "' (list, show, add, activate)");
 }
 
 }  // namespace
@@ -219,6 +297,7 @@ int run(int argc, char** argv) {
     if (command == "check-config") return cmd_check_config(args);
     if (command == "tenants") return cmd_tenants(args);
     if (command == "keys") return cmd_keys(args);
+    if (command == "prompts") return cmd_prompts(args);
     if (command == "version" || command == "--version") {
       std::cout << "modelgw " << MODELGW_VERSION << " (plugin ABI " << MGW_ABI_MAJOR << "." << MGW_ABI_MINOR
                 << ")\n";
@@ -233,6 +312,10 @@ int run(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "modelgw: " << e.what() << "\n";
     return 2;
+  } catch (const admin::AdminError& e) {
+    // A refusal (4xx) is the caller's to fix, like a usage error; anything else is ours.
+    std::cerr << "modelgw: " << e.what() << "\n";
+    return e.error().status < 500 ? 2 : 1;
   } catch (const config::ConfigError& e) {
     std::cerr << "modelgw: invalid configuration: " << e.what() << "\n";
     return 1;

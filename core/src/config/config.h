@@ -35,7 +35,22 @@ struct StorageConfig {
 };
 
 struct AuthConfig {
-  int key_cache_ttl_ms = 5000;  // how long a key lookup is reused; bounds revocation delay
+  int key_cache_ttl_ms = 5000;  // how long a key or JWT tenant lookup is reused; bounds revocation delay
+  // JWT bearer tokens, validated against the identity provider's keyset.
+  std::string jwks_url;                 // http(s) URL of the JWKS; empty: JWTs are refused, API keys only
+  std::string issuer;                   // `iss` must equal this (required with jwks_url)
+  std::string audience;                 // `aud` must be or contain this (required with jwks_url)
+  std::string tenant_claim = "tenant";  // claim holding the tenant's name
+  std::string scope_claim = "scope";    // claim holding the scopes: "a b" or ["a", "b"]
+  int leeway_s = 60;                    // clock skew allowed on exp, nbf, iat
+  std::vector<std::string> algorithms = {"RS256", "RS384", "RS512", "PS256",
+                                         "PS384", "PS512", "ES256", "ES384"};
+  int jwks_timeout_ms = 3000;                // connect, and each read of the keyset response
+  int jwks_default_ttl_ms = 300000;          // keyset lifetime when the response sends no max-age
+  int jwks_max_ttl_ms = 3600000;             // upper bound on the response's max-age
+  int jwks_refresh_min_interval_ms = 10000;  // fetches (unknown kid, after a failure) at most this often
+  std::string jwks_ca_file;                  // extra trusted CA certificates (PEM) for an https jwks_url
+  std::size_t max_token_bytes = 8192;        // longer bearer tokens are refused unread
 };
 
 struct UsageConfig {

@@ -1,9 +1,12 @@
 #include "config/config_loader.h"
 
+#include "auth/jwt/algorithm.h"
 #include "catalog/parameters.h"
 #include "config/section_reader.h"
 #include "config/yaml_to_json.h"
 
+#include <Poco/Exception.h>
+#include <Poco/URI.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -143,6 +146,77 @@ void read_retry(SectionReader r, RetryConfig& out) {
   r.reject_unknown_keys();
 }
 
+// auth.algorithms: JWS names the gateway verifies. `none` and HMAC are refused
+// by name, so a copied IdP example cannot quietly weaken the check.
+std::vector<std::string> read_algorithms(SectionReader& r, const AuthConfig& defaults) {
+  const std::string key = r.key_path("algorithms");
+  auto names = r.string_list("algorithms", defaults.algorithms);
+  if (names.empty()) throw ConfigError(key + ": must name at least one algorithm");
+  std::string supported;
+  for (const auto& n : auth::jwt::supported_algorithm_names())
+    supported += (supported.empty() ? "" : ", ") + n;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "]: '" + names[i] + "' ";
+    const bool hmac = !names[i].empty() && (names[i][0] == 'H' || names[i][0] == 'h');
+    if (auth::jwt::is_forbidden_algorithm(names[i]) && !hmac) {
+      throw ConfigError(at + "is refused: an unsigned token proves nothing");
+    }
+    if (auth::jwt::is_forbidden_algorithm(names[i])) {
+      throw ConfigError(at +
+                        "is refused: HMAC needs a secret shared with the identity provider; the gateway "
+                        "verifies with the provider's public keys only (" +
+                        supported + ")");
+    }
+    if (!auth::jwt::find_algorithm(names[i])) {
+      throw ConfigError(at + "is not a supported algorithm (" + supported + ")");
+    }
+  }
+  return names;
+}
+
+void read_auth(SectionReader r, AuthConfig& a) {
+  const AuthConfig defaults;
+  a.key_cache_ttl_ms = static_cast<int>(r.integer("key_cache_ttl_ms", 5000, 0, kMaxMs));
+  a.jwks_url = r.string("jwks_url", "");
+  if (!a.jwks_url.empty()) {
+    try {
+      const Poco::URI uri(a.jwks_url);
+      if ((uri.getScheme() != "http" && uri.getScheme() != "https") || uri.getHost().empty()) {
+        throw ConfigError(r.key_path("jwks_url") + ": must be an http:// or https:// URL with a host");
+      }
+    } catch (const Poco::Exception& e) {
+      throw ConfigError(r.key_path("jwks_url") + ": not a valid URL: " + e.message());
+    }
+  }
+  a.issuer = r.string("issuer", "");
+  a.audience = r.string("audience", "");
+  if (!a.jwks_url.empty()) {
+    if (a.issuer.empty()) throw ConfigError(r.key_path("issuer") + ": required when auth.jwks_url is set");
+    if (a.audience.empty())
+      throw ConfigError(r.key_path("audience") + ": required when auth.jwks_url is set");
+  }
+  a.tenant_claim = r.string("tenant_claim", defaults.tenant_claim);
+  if (a.tenant_claim.empty()) throw ConfigError(r.key_path("tenant_claim") + ": must not be empty");
+  a.scope_claim = r.string("scope_claim", defaults.scope_claim);
+  if (a.scope_claim.empty()) throw ConfigError(r.key_path("scope_claim") + ": must not be empty");
+  a.leeway_s = static_cast<int>(r.integer("leeway_s", defaults.leeway_s, 0, 600));
+  a.algorithms = read_algorithms(r, defaults);
+  a.jwks_timeout_ms = static_cast<int>(r.integer("jwks_timeout_ms", defaults.jwks_timeout_ms, 1, 600000));
+  a.jwks_default_ttl_ms =
+      static_cast<int>(r.integer("jwks_default_ttl_ms", defaults.jwks_default_ttl_ms, 0, kMaxMs));
+  a.jwks_max_ttl_ms = static_cast<int>(r.integer("jwks_max_ttl_ms", defaults.jwks_max_ttl_ms, 0, kMaxMs));
+  if (a.jwks_default_ttl_ms > a.jwks_max_ttl_ms) {
+    throw ConfigError(r.key_path("jwks_default_ttl_ms") + ": must not exceed auth.jwks_max_ttl_ms (" +
+                      std::to_string(a.jwks_max_ttl_ms) + ")");
+  }
+  a.jwks_refresh_min_interval_ms = static_cast<int>(
+      r.integer("jwks_refresh_min_interval_ms", defaults.jwks_refresh_min_interval_ms, 0, kMaxMs));
+  a.jwks_ca_file = r.string("jwks_ca_file", "");
+  a.max_token_bytes = static_cast<std::size_t>(
+      r.integer("max_token_bytes", static_cast<std::int64_t>(defaults.max_token_bytes), 512, 1 << 20));
+  r.reject_unknown_keys();
+}
+
 Config from_json(const nlohmann::json& root, std::string source) {
   Config c;
   c.source_path = std::move(source);
@@ -154,11 +228,7 @@ Config from_json(const nlohmann::json& root, std::string source) {
     c.plugins_dir = r.string("dir", "./build/plugins");
     r.reject_unknown_keys();
   }
-  {
-    SectionReader r(top.object("auth"), "auth");
-    c.auth.key_cache_ttl_ms = static_cast<int>(r.integer("key_cache_ttl_ms", 5000, 0, kMaxMs));
-    r.reject_unknown_keys();
-  }
+  read_auth(SectionReader(top.object("auth"), "auth"), c.auth);
   {
     SectionReader r(top.object("usage"), "usage");
     c.usage.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", 200, 1, 60000));

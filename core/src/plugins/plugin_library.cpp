@@ -28,7 +28,9 @@ bool provider_hooks_complete(const mgw_provider_hooks& h) {
 bool storage_hooks_complete(const mgw_storage_hooks& h) {
   return h.on_storage_open && h.on_storage_close && h.on_tenant_create && h.on_tenant_find &&
          h.on_tenant_list && h.on_api_key_create && h.on_api_key_find_by_hash && h.on_api_key_list &&
-         h.on_api_key_revoke && h.on_usage_insert && h.on_usage_query;
+         h.on_api_key_revoke && h.on_usage_insert && h.on_usage_query && h.on_tenant_settings_set &&
+         h.on_prompt_version_create && h.on_prompt_version_find && h.on_prompt_version_list &&
+         h.on_prompt_activate;
 }
 
 bool pii_hooks_complete(const mgw_pii_hooks& h) {

@@ -18,11 +18,22 @@ struct Rows {
   std::vector<Tenant> tenants;
   std::vector<ApiKeyRow> keys;
   std::vector<UsageRow> usage;
-  mgw_row_sink sink{this, &Rows::on_tenant, &Rows::on_key, &Rows::on_usage};
+  std::vector<PromptVersionRow> prompts;
+  mgw_row_sink sink{sizeof(mgw_row_sink), this, &Rows::on_tenant, &Rows::on_key, &Rows::on_usage,
+                    &Rows::on_prompt};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   static void on_tenant(void* self, const mgw_tenant_record* r) {
-    static_cast<Rows*>(self)->tenants.push_back(Tenant{r->id, s(r->name), r->created_unix_ms});
+    // A plugin built before settings existed sends a smaller record.
+    std::string settings = MGW_HAS_FIELD(r, mgw_tenant_record, settings_json) ? s(r->settings_json) : "";
+    if (settings.empty()) settings = "{}";
+    static_cast<Rows*>(self)->tenants.push_back(
+        Tenant{r->id, s(r->name), r->created_unix_ms, std::move(settings)});
+  }
+  static void on_prompt(void* self, const mgw_prompt_version_record* r) {
+    static_cast<Rows*>(self)->prompts.push_back(
+        PromptVersionRow{r->tenant_id, s(r->name), r->version, r->active != 0, s(r->template_json),
+                         s(r->model), s(r->parameters_json), r->created_unix_ms});
   }
   static void on_key(void* self, const mgw_api_key_record* r) {
     static_cast<Rows*>(self)->keys.push_back(ApiKeyRow{r->id, r->tenant_id, s(r->tenant_name), s(r->key_hash),
@@ -46,6 +57,10 @@ struct Rows {
     u.ttft_us = r->ttft_us;
     u.streamed = r->streamed != 0;
     u.created_unix_ms = r->created_unix_ms;
+    if (MGW_HAS_FIELD(r, mgw_usage_record, prompt_version)) {
+      u.prompt_name = s(r->prompt_name);
+      u.prompt_version = r->prompt_version;
+    }
     static_cast<Rows*>(self)->usage.push_back(std::move(u));
   }
 };
@@ -92,6 +107,8 @@ mgw_usage_record to_record(const UsageRow& u) {
   r.ttft_us = u.ttft_us;
   r.streamed = u.streamed ? 1 : 0;
   r.created_unix_ms = u.created_unix_ms;
+  r.prompt_name = mgw::str(u.prompt_name);
+  r.prompt_version = u.prompt_version;
   return r;
 }
 
@@ -135,6 +152,73 @@ std::vector<Tenant> Storage::list_tenants() {
   check(hooks_.on_tenant_list(handle_, &rows.sink, &error.sink), error, "list tenants");
   return std::move(rows.tenants);
 }
+
+template <typename Hook>
+Hook Storage::hook(std::size_t offset, Hook mgw_storage_hooks::*member, const char* what) const {
+  if (hooks_.struct_size < offset + sizeof(Hook) || hooks_.*member == nullptr) {
+    throw StorageError(MGW_UNSUPPORTED, std::string("storage: the '") + library_->name() +
+                                            "' storage plugin is too old to " + what +
+                                            "; install the plugin that came with this gateway");
+  }
+  return hooks_.*member;
+}
+
+#define MGW_STORAGE_HOOK(name, what) hook(offsetof(mgw_storage_hooks, name), &mgw_storage_hooks::name, what)
+
+bool Storage::set_tenant_settings(std::int64_t tenant_id, const std::string& settings_json) {
+  auto set = MGW_STORAGE_HOOK(on_tenant_settings_set, "store tenant settings");
+  ErrorText error;
+  mgw_status st = set(handle_, tenant_id, mgw::str(settings_json), &error.sink);
+  if (st == MGW_NOT_FOUND) return false;
+  check(st, error, "set tenant settings");
+  return true;
+}
+
+std::int64_t Storage::create_prompt_version(const PromptVersionRow& row, bool activate) {
+  auto create = MGW_STORAGE_HOOK(on_prompt_version_create, "store named prompts");
+  mgw_prompt_version_record r{};
+  r.struct_size = sizeof r;
+  r.tenant_id = row.tenant_id;
+  r.name = mgw::str(row.name);
+  r.template_json = mgw::str(row.template_json);
+  r.model = mgw::str(row.model);
+  r.parameters_json = mgw::str(row.parameters_json);
+  r.created_unix_ms = row.created_unix_ms;
+  ErrorText error;
+  std::int64_t version = 0;
+  check(create(handle_, &r, activate ? 1 : 0, &version, &error.sink), error, "create prompt version");
+  return version;
+}
+
+std::optional<PromptVersionRow> Storage::find_prompt_version(std::int64_t tenant_id, const std::string& name,
+                                                             std::int64_t version) {
+  auto find = MGW_STORAGE_HOOK(on_prompt_version_find, "store named prompts");
+  ErrorText error;
+  Rows rows;
+  mgw_status st = find(handle_, tenant_id, mgw::str(name), version, &rows.sink, &error.sink);
+  if (st == MGW_NOT_FOUND || (st == MGW_OK && rows.prompts.empty())) return std::nullopt;
+  check(st, error, "find prompt version");
+  return std::move(rows.prompts.front());
+}
+
+std::vector<PromptVersionRow> Storage::list_prompt_versions(std::int64_t tenant_id, const std::string& name) {
+  auto list = MGW_STORAGE_HOOK(on_prompt_version_list, "store named prompts");
+  ErrorText error;
+  Rows rows;
+  check(list(handle_, tenant_id, mgw::str(name), &rows.sink, &error.sink), error, "list prompt versions");
+  return std::move(rows.prompts);
+}
+
+bool Storage::activate_prompt_version(std::int64_t tenant_id, const std::string& name, std::int64_t version) {
+  auto activate = MGW_STORAGE_HOOK(on_prompt_activate, "store named prompts");
+  ErrorText error;
+  mgw_status st = activate(handle_, tenant_id, mgw::str(name), version, &error.sink);
+  if (st == MGW_NOT_FOUND) return false;
+  check(st, error, "activate prompt version");
+  return true;
+}
+
+#undef MGW_STORAGE_HOOK
 
 std::int64_t Storage::create_api_key(const ApiKeyRow& key) {
   mgw_api_key_record r{};

@@ -29,6 +29,18 @@ struct Tenant {
   std::int64_t id = 0;
   std::string name;
   std::int64_t created_unix_ms = 0;
+  std::string settings_json = "{}";  // as stored; tenant/settings.h reads it
+};
+
+struct PromptVersionRow {
+  std::int64_t tenant_id = 0;
+  std::string name;
+  std::int64_t version = 0;
+  bool active = false;
+  std::string template_json;
+  std::string model;
+  std::string parameters_json;
+  std::int64_t created_unix_ms = 0;
 };
 
 struct ApiKeyRow {
@@ -58,6 +70,8 @@ struct UsageRow {
   std::int64_t ttft_us = -1;
   bool streamed = false;
   std::int64_t created_unix_ms = 0;
+  std::string prompt_name;  // empty when no named prompt was invoked
+  std::int64_t prompt_version = 0;
 };
 
 struct UsageQuery {
@@ -80,6 +94,7 @@ class Storage {
   std::int64_t create_tenant(const std::string& name, std::int64_t now_unix_ms);
   std::optional<Tenant> find_tenant(const std::string& name);
   std::vector<Tenant> list_tenants();
+  bool set_tenant_settings(std::int64_t tenant_id, const std::string& settings_json);  // false: no tenant
 
   std::int64_t create_api_key(const ApiKeyRow& key);
   std::optional<ApiKeyRow> find_api_key(const std::string& key_hash);
@@ -89,10 +104,23 @@ class Storage {
   void insert_usage(const std::vector<UsageRow>& rows);
   std::vector<UsageRow> query_usage(const UsageQuery& query);
 
+  // Named prompts. A plugin built before they existed throws StorageError
+  // with status MGW_UNSUPPORTED from each of these.
+  std::int64_t create_prompt_version(const PromptVersionRow& row, bool activate);  // the new number
+  std::optional<PromptVersionRow> find_prompt_version(std::int64_t tenant_id, const std::string& name,
+                                                      std::int64_t version);  // 0: the active one
+  std::vector<PromptVersionRow> list_prompt_versions(std::int64_t tenant_id, const std::string& name);
+  bool activate_prompt_version(std::int64_t tenant_id, const std::string& name,
+                               std::int64_t version);  // false: no such version
+
   std::string plugin_name() const { return library_->name(); }
 
  private:
   std::shared_ptr<PluginLibrary> library_;
+  // The plugin's table as it laid it out: a hook past its struct_size is absent.
+  template <typename Hook>
+  Hook hook(std::size_t offset, Hook mgw_storage_hooks::*member, const char* what) const;
+
   const mgw_storage_hooks& hooks_;
   mgw_storage* handle_ = nullptr;
 };

@@ -21,14 +21,7 @@ std::unique_ptr<Poco::Net::HTTPClientSession> ConnectionPool::connect_new() cons
   } else {
     s = std::make_unique<Poco::Net::HTTPClientSession>(url_.host, url_.port);
   }
-  if (options_.proxy) {
-    Poco::Net::HTTPClientSession::ProxyConfig proxy;
-    proxy.host = options_.proxy->host;
-    proxy.port = options_.proxy->port;
-    proxy.username = options_.proxy->username;
-    proxy.password = options_.proxy->password;
-    s->setProxyConfig(proxy);
-  }
+  if (options_.proxy) upstream::use_proxy(*s, *options_.proxy);
   s->setKeepAlive(true);
   s->setTimeout(Poco::Timespan(Poco::Timespan::TimeDiff(options_.connect_timeout_ms) * 1000), s->getTimeout(),
                 s->getTimeout());

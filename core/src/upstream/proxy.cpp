@@ -1,5 +1,7 @@
 #include "upstream/proxy.h"
 
+#include <Poco/Net/HTTPClientSession.h>
+
 #include <Poco/URI.h>
 
 #include <arpa/inet.h>
@@ -160,6 +162,15 @@ std::optional<ProxySettings> proxy_for(const UpstreamUrl& url, const ProxyEnviro
   if (raw.empty()) return std::nullopt;
   if (no_proxy_matches(env.no_proxy, url.host, url.port)) return std::nullopt;
   return parse_proxy_url(raw);
+}
+
+void use_proxy(Poco::Net::HTTPClientSession& session, const ProxySettings& proxy) {
+  Poco::Net::HTTPClientSession::ProxyConfig config;
+  config.host = proxy.host;
+  config.port = proxy.port;
+  config.username = proxy.username;
+  config.password = proxy.password;
+  session.setProxyConfig(config);
 }
 
 }  // namespace modelgw::upstream

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace Poco::Net {
+class HTTPClientSession;
+}
+
 namespace modelgw::upstream {
 
 struct ProxySettings {
@@ -39,5 +43,8 @@ bool no_proxy_matches(const std::string& no_proxy, const std::string& host, std:
 
 // The proxy to use for `url`, or none.
 std::optional<ProxySettings> proxy_for(const UpstreamUrl& url, const ProxyEnvironment& env);
+
+// Points `session` at `proxy` (HTTPS is then tunnelled with CONNECT).
+void use_proxy(Poco::Net::HTTPClientSession& session, const ProxySettings& proxy);
 
 }  // namespace modelgw::upstream

@@ -1,5 +1,5 @@
 // The storage hooks, one group per file: storage.cpp (open/close),
-// tenants.cpp, api_keys.cpp, usage.cpp. plugin_entry.cpp puts them in the table.
+// tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp. plugin_entry.cpp puts them in the table.
 // Every hook is noexcept and returns a status for anything that goes wrong.
 #pragma once
 
@@ -19,6 +19,8 @@ mgw_status tenant_create(mgw_storage* storage, mgw_str name, int64_t now_unix_ms
 mgw_status tenant_find(mgw_storage* storage, mgw_str name, const mgw_row_sink* out,
                        const mgw_text_sink* error) noexcept;
 mgw_status tenant_list(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+mgw_status tenant_settings_set(mgw_storage* storage, int64_t tenant_id, mgw_str settings_json,
+                               const mgw_text_sink* error) noexcept;
 
 mgw_status api_key_create(mgw_storage* storage, const mgw_api_key_record* key, int64_t* out_id,
                           const mgw_text_sink* error) noexcept;
@@ -33,5 +35,14 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
                         const mgw_text_sink* error) noexcept;
 mgw_status usage_query(mgw_storage* storage, const mgw_usage_query* query, const mgw_row_sink* out,
                        const mgw_text_sink* error) noexcept;
+
+mgw_status prompt_version_create(mgw_storage* storage, const mgw_prompt_version_record* record,
+                                 int32_t activate, int64_t* out_version, const mgw_text_sink* error) noexcept;
+mgw_status prompt_version_find(mgw_storage* storage, int64_t tenant_id, mgw_str name, int64_t version,
+                               const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+mgw_status prompt_version_list(mgw_storage* storage, int64_t tenant_id, mgw_str name, const mgw_row_sink* out,
+                               const mgw_text_sink* error) noexcept;
+mgw_status prompt_activate(mgw_storage* storage, int64_t tenant_id, mgw_str name, int64_t version,
+                           const mgw_text_sink* error) noexcept;
 
 }  // namespace mgw_sqlite

@@ -61,8 +61,39 @@ CREATE INDEX usage_records_tenant_created ON usage_records (tenant_id, created_u
 CREATE INDEX usage_records_created ON usage_records (created_unix_ms);
 )sql";
 
+// Version 2: per-tenant settings, named prompts, and which prompt a request
+// invoked. A prompt's versions are immutable rows; which one is active lives in
+// a table of its own, keyed by the prompt, so "exactly one active version" is
+// the primary key's promise rather than a flag every writer must keep right.
+constexpr const char* kTenantSettingsAndPrompts = R"sql(
+ALTER TABLE tenants ADD COLUMN settings_json TEXT NOT NULL DEFAULT '{}';
+
+CREATE TABLE prompt_versions (
+  tenant_id       INTEGER NOT NULL REFERENCES tenants(id),
+  name            TEXT    NOT NULL,
+  version         INTEGER NOT NULL,
+  template_json   TEXT    NOT NULL,
+  model           TEXT    NOT NULL,
+  parameters_json TEXT    NOT NULL,
+  created_unix_ms INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, name, version)
+);
+
+CREATE TABLE prompt_active (
+  tenant_id INTEGER NOT NULL,
+  name      TEXT    NOT NULL,
+  version   INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, name),
+  FOREIGN KEY (tenant_id, name, version) REFERENCES prompt_versions (tenant_id, name, version)
+);
+
+ALTER TABLE usage_records ADD COLUMN prompt_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE usage_records ADD COLUMN prompt_version INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
+    Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

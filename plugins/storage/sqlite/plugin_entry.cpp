@@ -21,6 +21,11 @@ constexpr mgw_storage_hooks kHooks{
     .on_api_key_revoke = &mgw_sqlite::api_key_revoke,
     .on_usage_insert = &mgw_sqlite::usage_insert,
     .on_usage_query = &mgw_sqlite::usage_query,
+    .on_tenant_settings_set = &mgw_sqlite::tenant_settings_set,
+    .on_prompt_version_create = &mgw_sqlite::prompt_version_create,
+    .on_prompt_version_find = &mgw_sqlite::prompt_version_find,
+    .on_prompt_version_list = &mgw_sqlite::prompt_version_list,
+    .on_prompt_activate = &mgw_sqlite::prompt_activate,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

@@ -1,4 +1,4 @@
-// Tenant hooks: create, find by name, list.
+// Tenant hooks: create, find by name, list, replace settings.
 #include "args.h"
 #include "guard.h"
 #include "hooks.h"
@@ -7,7 +7,8 @@
 namespace mgw_sqlite {
 namespace {
 
-// Columns: id, name, created_unix_ms.
+#define MGW_TENANT_COLUMNS "SELECT id, name, created_unix_ms, settings_json FROM tenants "
+
 void emit_tenant(const Statement& row, const mgw_row_sink* out) {
   if (out == nullptr || out->callback_tenant == nullptr) return;
   mgw_tenant_record record{};
@@ -15,6 +16,7 @@ void emit_tenant(const Statement& row, const mgw_row_sink* out) {
   record.id = row.int64(0);
   record.name = row.str(1);  // borrowed from SQLite until the next step
   record.created_unix_ms = row.int64(2);
+  record.settings_json = row.str(3);
   out->callback_tenant(out->host_data, &record);
 }
 
@@ -44,7 +46,7 @@ mgw_status tenant_find(mgw_storage* storage, mgw_str name, const mgw_row_sink* o
     auto& db = database_of(storage);
     auto tenant = text_arg(name, "name");
     return db.read([&](Connection& c) {
-      auto select = c.statement("SELECT id, name, created_unix_ms FROM tenants WHERE name = ?1");
+      auto select = c.statement(MGW_TENANT_COLUMNS "WHERE name = ?1");
       select.bind(1, tenant);
       if (!select.step()) return MGW_NOT_FOUND;
       emit_tenant(select, out);
@@ -57,11 +59,29 @@ mgw_status tenant_list(mgw_storage* storage, const mgw_row_sink* out, const mgw_
   return guarded(error, "tenant list", [&] {
     auto& db = database_of(storage);
     return db.read([&](Connection& c) {
-      auto select = c.statement("SELECT id, name, created_unix_ms FROM tenants ORDER BY id");
+      auto select = c.statement(MGW_TENANT_COLUMNS "ORDER BY id");
       while (select.step()) emit_tenant(select, out);
       return MGW_OK;
     });
   });
 }
+
+mgw_status tenant_settings_set(mgw_storage* storage, int64_t tenant_id, mgw_str settings_json,
+                               const mgw_text_sink* error) noexcept {
+  return guarded(error, "tenant settings set", [&] {
+    auto& db = database_of(storage);
+    auto settings = text_arg(settings_json, "settings_json");
+    if (settings.empty()) throw Failure(MGW_INVALID_ARGUMENT, "settings_json: must not be empty");
+    return db.write([&](Connection& c) {
+      auto update = c.statement("UPDATE tenants SET settings_json = ?2 WHERE id = ?1");
+      update.bind(1, tenant_id);
+      update.bind(2, settings);
+      update.run();
+      return c.changes() == 0 ? MGW_NOT_FOUND : MGW_OK;
+    });
+  });
+}
+
+#undef MGW_TENANT_COLUMNS
 
 }  // namespace mgw_sqlite

@@ -23,16 +23,17 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 // One checked record: its strings viewed, its numbers copied.
 struct UsageRow {
   mgw_usage_record record;
-  std::string_view request_id, alias, provider, upstream_model, error_code;
+  std::string_view request_id, alias, provider, upstream_model, error_code, prompt_name;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}};
   row.request_id = text_arg(row.record.request_id, "request_id");
   row.alias = text_arg(row.record.alias, "alias");
   row.provider = text_arg(row.record.provider, "provider");
   row.upstream_model = text_arg(row.record.upstream_model, "upstream_model");
   row.error_code = text_arg(row.record.error_code, "error_code");
+  row.prompt_name = text_arg(row.record.prompt_name, "prompt_name");  // empty from a 1.0 host
   return row;
 }
 
@@ -60,9 +61,10 @@ std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t
 }
 
 // Columns, in this order, for both INSERT and SELECT.
-#define MGW_USAGE_COLUMNS                                                                              \
-  "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, " \
-  "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms"
+#define MGW_USAGE_COLUMNS                                                                                \
+  "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \
+  "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms, prompt_name, " \
+  "prompt_version"
 
 void insert_row(Statement& insert, const UsageRow& row) {
   const auto& r = row.record;
@@ -81,6 +83,8 @@ void insert_row(Statement& insert, const UsageRow& row) {
   insert.bind(13, r.ttft_us);
   insert.bind(14, std::int64_t{r.streamed});
   insert.bind(15, r.created_unix_ms);
+  insert.bind(16, row.prompt_name);
+  insert.bind(17, r.prompt_version);
   insert.run();
 }
 
@@ -103,6 +107,8 @@ void emit_usage(const Statement& row, const mgw_row_sink* out) {
   record.ttft_us = row.int64(12);
   record.streamed = static_cast<int32_t>(row.int64(13));
   record.created_unix_ms = row.int64(14);
+  record.prompt_name = row.str(15);
+  record.prompt_version = row.int64(16);
   out->callback_usage(out->host_data, &record);
 }
 
@@ -140,9 +146,9 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
     return db.write([&](Connection& c) {
       // One prepared INSERT, run once per record; the first failure throws and
       // write() rolls the whole batch back.
-      auto insert =
-          c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
-                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+      auto insert = c.statement(
+          "INSERT INTO usage_records (" MGW_USAGE_COLUMNS
+          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
       for (const auto& row : rows) {
         insert_row(insert, row);
         insert.reset();

@@ -348,7 +348,25 @@ typedef struct mgw_tenant_record {
   int64_t id;
   mgw_str name;
   int64_t created_unix_ms;
+  /* The tenant's settings: a JSON object the host validates and interprets
+   * (PII policy, limits...). Storage keeps the text as given; "{}" when none
+   * were ever set. */
+  mgw_str settings_json;
 } mgw_tenant_record;
+
+/* One immutable version of a named prompt. A prompt belongs to a tenant and is
+ * identified by (tenant_id, name); exactly one of its versions is active. */
+typedef struct mgw_prompt_version_record {
+  uint32_t struct_size;
+  int64_t tenant_id;
+  mgw_str name;
+  int64_t version;         /* 1, 2, 3...: assigned by storage on create */
+  int32_t active;          /* non-zero for the prompt's active version; ignored on create */
+  mgw_str template_json;   /* JSON array of chat messages, validated by the host */
+  mgw_str model;           /* catalog alias the prompt runs with */
+  mgw_str parameters_json; /* JSON object of chat parameters, validated by the host */
+  int64_t created_unix_ms;
+} mgw_prompt_version_record;
 
 typedef struct mgw_api_key_record {
   uint32_t struct_size;
@@ -379,6 +397,8 @@ typedef struct mgw_usage_record {
   int64_t ttft_us; /* time to first streamed byte; -1 when not streamed */
   int32_t streamed;
   int64_t created_unix_ms;
+  mgw_str prompt_name;    /* the named prompt the request invoked; len 0 for none */
+  int64_t prompt_version; /* its version; 0 for none */
 } mgw_usage_record;
 
 /* Filters for on_usage_query; a zero / empty field does not filter. */
@@ -394,10 +414,12 @@ typedef struct mgw_usage_query {
 
 /* Where rows go. THREADING: call only during the hook it was passed to. */
 typedef struct mgw_row_sink {
+  uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
   void* host_data;
   void (*callback_tenant)(void* host_data, const mgw_tenant_record* row);
   void (*callback_api_key)(void* host_data, const mgw_api_key_record* row);
   void (*callback_usage)(void* host_data, const mgw_usage_record* row);
+  void (*callback_prompt_version)(void* host_data, const mgw_prompt_version_record* row);
 } mgw_row_sink;
 
 /* Every hook except on_storage_open/close may be called concurrently from any
@@ -444,6 +466,33 @@ typedef struct mgw_storage_hooks {
                                 const mgw_text_sink* error);
   mgw_status (*on_usage_query)(mgw_storage* storage, const mgw_usage_query* query, const mgw_row_sink* out,
                                const mgw_text_sink* error);
+
+  /* Replaces a tenant's settings document (a JSON object, stored as given).
+   * MGW_NOT_FOUND for an unknown tenant. */
+  mgw_status (*on_tenant_settings_set)(mgw_storage* storage, int64_t tenant_id, mgw_str settings_json,
+                                       const mgw_text_sink* error);
+
+  /* Named prompts (part of ABI 1.0: every storage plugin provides them).
+   *
+   * Stores a new version of (record->tenant_id, record->name), numbered one past
+   * the highest so far, in one transaction; writes that number to out_version.
+   * The version becomes active when `activate` is non-zero or it is the first.
+   * record->version and record->active are ignored. MGW_INVALID_ARGUMENT for an
+   * unknown tenant. */
+  mgw_status (*on_prompt_version_create)(mgw_storage* storage, const mgw_prompt_version_record* record,
+                                         int32_t activate, int64_t* out_version, const mgw_text_sink* error);
+  /* One version, through one callback_prompt_version; `version` 0 means the
+   * active one. MGW_NOT_FOUND when there is no such prompt or version. */
+  mgw_status (*on_prompt_version_find)(mgw_storage* storage, int64_t tenant_id, mgw_str name, int64_t version,
+                                       const mgw_row_sink* out, const mgw_text_sink* error);
+  /* Every version of the prompt `name`, or of all the tenant's prompts when
+   * `name` is empty, ordered by name then version. */
+  mgw_status (*on_prompt_version_list)(mgw_storage* storage, int64_t tenant_id, mgw_str name,
+                                       const mgw_row_sink* out, const mgw_text_sink* error);
+  /* Makes `version` the prompt's one active version. MGW_NOT_FOUND when there
+   * is no such prompt or version. */
+  mgw_status (*on_prompt_activate)(mgw_storage* storage, int64_t tenant_id, mgw_str name, int64_t version,
+                                   const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 #ifdef __cplusplus

@@ -49,6 +49,7 @@ struct GatewayOptions {
   std::vector<TierEntry> tiers;
   std::string extra_catalog_yaml;    // lines under `catalog:`, indented two spaces
   std::string extra_providers_yaml;  // lines under `providers:`, indented two spaces
+  std::string extra_auth_yaml;       // lines under `auth:`, indented two spaces
   std::string openai_base_url;       // replaces the fake's address for provider "openai"
   std::string openai_ca_file;        // ca_file of provider "openai"
   Env env;                           // added to the gateway's environment

@@ -1,8 +1,12 @@
 #include "harness/process.h"
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace it {
@@ -125,6 +129,20 @@ RunResult run_to_exit(const std::string& program, const std::vector<std::string>
   result.out = child.out();
   result.err = child.err();
   return result;
+}
+
+std::string find_on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const std::filesystem::path candidate = std::filesystem::path(dir) / program;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate.string();
+    }
+  }
+  return {};
 }
 
 }  // namespace it

@@ -85,6 +85,9 @@ struct RunResult {
 };
 
 // Runs a program to completion (killed after `timeout`), capturing its output.
+// The first executable `program` in $PATH, or "" when there is none.
+std::string find_on_path(const std::string& program);
+
 RunResult run_to_exit(const std::string& program, const std::vector<std::string>& args, const Env& env = {},
                       std::chrono::milliseconds timeout = std::chrono::seconds(30));
 

@@ -25,6 +25,8 @@ struct UsageRecord {
   std::int64_t ttft_us = 0;
   std::int64_t streamed = 0;
   std::int64_t created_unix_ms = 0;
+  std::string prompt_name;  // the named prompt invoked, "" for none
+  std::int64_t prompt_version = 0;
 };
 
 class UsageDb {

@@ -8,7 +8,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 1;
+constexpr int64_t kCurrentVersion = 2;
 
 class MigrationsTest : public StorageTest {};
 
@@ -17,14 +17,21 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
   RawDb raw(db_path());
   EXPECT_EQ(raw.integer("PRAGMA user_version"), kCurrentVersion);
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('tenants') ORDER BY cid"),
-              ElementsAre("id", "name", "created_unix_ms"));
+              ElementsAre("id", "name", "created_unix_ms", "settings_json"));
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('api_keys') ORDER BY cid"),
               ElementsAre("id", "tenant_id", "key_hash", "display_prefix", "scopes", "created_unix_ms",
                           "revoked_unix_ms"));
-  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
-              ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
-                          "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
-                          "latency_us", "ttft_us", "streamed", "created_unix_ms"));
+  EXPECT_THAT(
+      raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
+      ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
+                  "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
+                  "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version"));
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
+              ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
+                          "created_unix_ms"));
+  // One active version per prompt: the primary key of prompt_active says so.
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_table_info('prompt_active') WHERE pk > 0"),
+            "tenant_id,name");
   // request_id and (tenant_id, created_unix_ms) are indexed.
   EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_request_id')"),
             "request_id");

@@ -19,8 +19,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -118,6 +121,34 @@ struct Tenant {
   int64_t id = 0;
   std::string name;
   int64_t created_unix_ms = 0;
+  std::string settings_json = "{}";
+};
+
+struct PromptVersion {
+  int64_t tenant_id = 0;
+  std::string name;
+  int64_t version = 0;
+  bool active = false;
+  std::string template_json = R"([{"role":"system","content":"Be {{tone}}."}])";
+  std::string model = "fast";
+  std::string parameters_json = R"({"temperature":0.2})";
+  int64_t created_unix_ms = 1000;
+
+  // Views into this object: not callable on a temporary, whose strings would dangle.
+  mgw_prompt_version_record record() const& {
+    mgw_prompt_version_record r{};
+    r.struct_size = sizeof r;
+    r.tenant_id = tenant_id;
+    r.name = mgw::str(name);
+    r.version = version;
+    r.active = active ? 1 : 0;
+    r.template_json = mgw::str(template_json);
+    r.model = mgw::str(model);
+    r.parameters_json = mgw::str(parameters_json);
+    r.created_unix_ms = created_unix_ms;
+    return r;
+  }
+  mgw_prompt_version_record record() const&& = delete;
 };
 
 struct ApiKey {
@@ -145,6 +176,8 @@ struct Usage {
   int64_t ttft_us = -1;
   int32_t streamed = 0;
   int64_t created_unix_ms = 0;
+  std::string prompt_name;
+  int64_t prompt_version = 0;
 
   // Views into this object: not callable on a temporary, whose strings would dangle.
   mgw_usage_record record() const& {
@@ -165,6 +198,8 @@ struct Usage {
     r.ttft_us = ttft_us;
     r.streamed = streamed;
     r.created_unix_ms = created_unix_ms;
+    r.prompt_name = mgw::str(prompt_name);
+    r.prompt_version = prompt_version;
     return r;
   }
 
@@ -181,36 +216,45 @@ struct RowRecorder {
   std::vector<Tenant> tenants;
   std::vector<ApiKey> keys;
   std::vector<Usage> usage;
+  std::vector<PromptVersion> prompts;
 
-  mgw_row_sink sink{
-      this,
-      [](void* self, const mgw_tenant_record* r) {
-        static_cast<RowRecorder*>(self)->tenants.push_back({r->id, s(r->name), r->created_unix_ms});
-      },
-      [](void* self, const mgw_api_key_record* r) {
-        static_cast<RowRecorder*>(self)->keys.push_back({r->id, r->tenant_id, s(r->tenant_name),
-                                                         s(r->key_hash), s(r->display_prefix), s(r->scopes),
-                                                         r->created_unix_ms, r->revoked_unix_ms});
-      },
-      [](void* self, const mgw_usage_record* r) {
-        Usage u;
-        u.request_id = s(r->request_id);
-        u.tenant_id = r->tenant_id;
-        u.key_id = r->key_id;
-        u.alias = s(r->alias);
-        u.provider = s(r->provider);
-        u.upstream_model = s(r->upstream_model);
-        u.prompt_tokens = r->prompt_tokens;
-        u.completion_tokens = r->completion_tokens;
-        u.total_tokens = r->total_tokens;
-        u.http_status = r->http_status;
-        u.error_code = s(r->error_code);
-        u.latency_us = r->latency_us;
-        u.ttft_us = r->ttft_us;
-        u.streamed = r->streamed;
-        u.created_unix_ms = r->created_unix_ms;
-        static_cast<RowRecorder*>(self)->usage.push_back(std::move(u));
-      }};
+  mgw_row_sink sink{sizeof(mgw_row_sink),
+                    this,
+                    [](void* self, const mgw_tenant_record* r) {
+                      static_cast<RowRecorder*>(self)->tenants.push_back(
+                          {r->id, s(r->name), r->created_unix_ms, s(r->settings_json)});
+                    },
+                    [](void* self, const mgw_api_key_record* r) {
+                      static_cast<RowRecorder*>(self)->keys.push_back(
+                          {r->id, r->tenant_id, s(r->tenant_name), s(r->key_hash), s(r->display_prefix),
+                           s(r->scopes), r->created_unix_ms, r->revoked_unix_ms});
+                    },
+                    [](void* self, const mgw_usage_record* r) {
+                      Usage u;
+                      u.request_id = s(r->request_id);
+                      u.tenant_id = r->tenant_id;
+                      u.key_id = r->key_id;
+                      u.alias = s(r->alias);
+                      u.provider = s(r->provider);
+                      u.upstream_model = s(r->upstream_model);
+                      u.prompt_tokens = r->prompt_tokens;
+                      u.completion_tokens = r->completion_tokens;
+                      u.total_tokens = r->total_tokens;
+                      u.http_status = r->http_status;
+                      u.error_code = s(r->error_code);
+                      u.latency_us = r->latency_us;
+                      u.ttft_us = r->ttft_us;
+                      u.streamed = r->streamed;
+                      u.created_unix_ms = r->created_unix_ms;
+                      u.prompt_name = s(r->prompt_name);
+                      u.prompt_version = r->prompt_version;
+                      static_cast<RowRecorder*>(self)->usage.push_back(std::move(u));
+                    },
+                    [](void* self, const mgw_prompt_version_record* r) {
+                      static_cast<RowRecorder*>(self)->prompts.push_back(
+                          {r->tenant_id, s(r->name), r->version, r->active != 0, s(r->template_json),
+                           s(r->model), s(r->parameters_json), r->created_unix_ms});
+                    }};
 };
 
 // A well-formed stand-in for a key's SHA-256: 64 lowercase hex digits.

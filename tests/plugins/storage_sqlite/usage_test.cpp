@@ -1,6 +1,8 @@
 // Usage records: batch insert (all or none) and query filters, order, limit.
 #include "test_support.h"
 
+#include <cstring>
+
 namespace sqlite_test {
 namespace {
 
@@ -55,6 +57,8 @@ TEST_F(UsageTest, EveryFieldRoundTrips) {
   u.ttft_us = 4567;
   u.streamed = 1;
   u.created_unix_ms = 1700000000001;
+  u.prompt_name = "support-reply";
+  u.prompt_version = 3;
   insert_usage(storage_.get(), {u});
   RowRecorder rows;
   mgw_usage_query q{};
@@ -183,6 +187,32 @@ TEST_F(UsageTest, RecordsUseTheHostsStride) {
   for (auto& r : records) r.base.struct_size = sizeof(Bigger);
   ASSERT_EQ(h().on_usage_insert(storage_.get(), &records[0].base, 2, nullptr), MGW_OK);
   EXPECT_EQ(query({}), (Ids{"second", "first"}));
+}
+
+TEST_F(UsageTest, RecordsFromAOnePointZeroHostHaveNoPrompt) {
+  // ABI 1.0 records end at created_unix_ms: the prompt fields are absent, and
+  // whatever lies past struct_size must not be read as them.
+  constexpr std::size_t kV1Size = offsetof(mgw_usage_record, created_unix_ms) + sizeof(int64_t);
+  struct alignas(mgw_usage_record) V1Array {
+    unsigned char bytes[2][kV1Size];
+  } records{};
+  Usage u;
+  u.request_id = "old-host";
+  u.prompt_name = "must-not-be-read";
+  u.prompt_version = 9;
+  auto full = u.record();
+  full.struct_size = kV1Size;
+  std::memcpy(records.bytes[0], &full, kV1Size);
+  ASSERT_EQ(h().on_usage_insert(storage_.get(), reinterpret_cast<const mgw_usage_record*>(records.bytes[0]),
+                                1, nullptr),
+            MGW_OK);
+  RowRecorder rows;
+  mgw_usage_query q{};
+  q.struct_size = sizeof q;
+  ASSERT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.usage.size(), 1u);
+  EXPECT_EQ(rows.usage[0].prompt_name, "");
+  EXPECT_EQ(rows.usage[0].prompt_version, 0);
 }
 
 TEST_F(UsageTest, MismatchedStructSizesAreRefused) {

@@ -1,0 +1,42 @@
+// Applies a tenant's settings that decide whether its calls may proceed at
+// all (today: `disabled`). Settings are cached for a short TTL, like keys, so
+// the check costs a map lookup; a change made through this process is seen
+// at once, one made by another process (the CLI) within the TTL.
+#pragma once
+
+#include "admin/tenant_settings.h"
+#include "auth/principal.h"
+#include "http/api_error.h"
+#include "plugins/storage.h"
+
+#include <chrono>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+namespace modelgw::admin {
+
+class TenantGate {
+ public:
+  TenantGate(plugins::Storage& storage, int cache_ttl_ms);
+
+  // nullopt when the principal's tenant may proceed; else the 403 to send.
+  std::optional<http::ApiError> check(const auth::Principal& principal);
+
+  void forget(const std::string& tenant_name);
+
+ private:
+  struct Entry {
+    TenantSettings settings;
+    std::chrono::steady_clock::time_point expires;
+  };
+  TenantSettings settings_of(const std::string& tenant_name);
+
+  plugins::Storage& storage_;
+  std::chrono::milliseconds ttl_;
+  std::shared_mutex mutex_;
+  std::unordered_map<std::string, Entry> cache_;
+};
+
+}  // namespace modelgw::admin
