@@ -77,8 +77,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
     << "  dir: \"" << MODELGW_PLUGIN_DIR << "\"\n"
     << "auth:\n"
     << "  key_cache_ttl_ms: " << o.key_cache_ttl_ms << "\n"
-    << o.extra_auth_yaml
-    << "usage:\n"
+    << o.extra_auth_yaml << "usage:\n"
     << "  flush_interval_ms: " << o.flush_interval_ms << "\n"
     << "logging:\n"
     << "  level: info\n"
