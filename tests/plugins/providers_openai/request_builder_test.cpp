@@ -20,18 +20,6 @@ const char* const kClientBody = R"({
   "user": "u-42"
 })";
 
-struct Built {
-  mgw_status status = MGW_INTERNAL;
-  RequestRecorder req;
-  Recorder error;
-};
-
-std::unique_ptr<Built> build(const Provider& p, const CallContext& call, std::string_view body) {
-  auto b = std::make_unique<Built>();
-  b->status = p.build(call, body, b->req, b->error);
-  return b;
-}
-
 int header_count(const RequestRecorder& r, std::string_view name) {
   int n = 0;
   for (const auto& [k, v] : r.headers) {

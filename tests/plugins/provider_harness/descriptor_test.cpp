@@ -1,5 +1,5 @@
 // The entry symbol and descriptor: what the gateway's loader checks first.
-#include "plugin_harness.h"
+#include "provider_harness.h"
 
 #include <gtest/gtest.h>
 
@@ -11,17 +11,17 @@
 #include <string>
 #include <vector>
 
-namespace anthropic_test {
+namespace provider_test {
 namespace {
 
-TEST(Descriptor, NamesAProviderCalledAnthropicWithThisAbi) {
+TEST(Descriptor, NamesTheProviderWithThisAbi) {
   const mgw_plugin_descriptor& d = descriptor();
   EXPECT_EQ(d.struct_size, sizeof(mgw_plugin_descriptor));
   EXPECT_EQ(d.abi_major, MGW_ABI_MAJOR);
   EXPECT_EQ(d.abi_minor, MGW_ABI_MINOR);
   EXPECT_EQ(d.kind, MGW_KIND_PROVIDER);
   ASSERT_NE(d.name, nullptr);
-  EXPECT_STREQ(d.name, "anthropic");
+  EXPECT_STREQ(d.name, MGW_PROVIDER_NAME);
   ASSERT_NE(d.version, nullptr);
   EXPECT_STREQ(d.version, "1.0.0");
   EXPECT_NE(d.hooks, nullptr);
@@ -101,8 +101,8 @@ std::vector<std::string> exported_symbols(const std::string& path) {
 }
 
 TEST(Descriptor, ExportsOnlyTheEntrySymbol) {
-  EXPECT_EQ(exported_symbols(MGW_ANTHROPIC_PLUGIN), std::vector<std::string>{MGW_ENTRY_SYMBOL});
+  EXPECT_EQ(exported_symbols(MGW_PROVIDER_PLUGIN), std::vector<std::string>{MGW_ENTRY_SYMBOL});
 }
 
 }  // namespace
-}  // namespace anthropic_test
+}  // namespace provider_test

@@ -1,4 +1,4 @@
-#include "plugin_harness.h"
+#include "provider_harness.h"
 
 #define BOOST_DLL_USE_STD_FS
 #include <boost/dll/shared_library.hpp>
@@ -9,12 +9,12 @@
 #include <random>
 #include <sstream>
 
-namespace openai_test {
+namespace provider_test {
 namespace {
 
 // Loaded once and never unloaded, like the gateway does for its lifetime.
 boost::dll::shared_library& library() {
-  static boost::dll::shared_library lib(MGW_OPENAI_PLUGIN, boost::dll::load_mode::rtld_now);
+  static boost::dll::shared_library lib(MGW_PROVIDER_PLUGIN, boost::dll::load_mode::rtld_now);
   return lib;
 }
 
@@ -24,6 +24,11 @@ FakeHost& shared_host() {
 }
 
 }  // namespace
+
+std::string_view default_config() {
+  static const std::string config = std::string(R"({"api_key":")") + MGW_PROVIDER_TEST_KEY + "\"}";
+  return config;
+}
 
 mgw_plugin_entry_fn plugin_entry() {
   return library().get<const mgw_plugin_descriptor*(const mgw_host_api*)>(MGW_ENTRY_SYMBOL);
@@ -42,7 +47,7 @@ const mgw_provider_hooks& hooks() {
 }
 
 std::string fixture(std::string_view name) {
-  const std::string path = std::string(MGW_OPENAI_FIXTURES) + "/" + std::string(name);
+  const std::string path = std::string(MGW_PROVIDER_FIXTURES) + "/" + std::string(name);
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "missing fixture " << path;
   std::ostringstream s;
@@ -214,4 +219,26 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-}  // namespace openai_test
+Json Built::body() const {
+  Json j = Json::parse(req.body, nullptr, /*allow_exceptions=*/false);
+  EXPECT_FALSE(j.is_discarded()) << "the upstream body is not JSON: " << req.body;
+  return j;
+}
+
+mgw::testing::RecordedError Built::refusal() const {
+  return error.rec.error.value_or(mgw::testing::RecordedError{});
+}
+
+std::unique_ptr<Built> build(const Provider& provider, const CallContext& call,
+                             std::string_view client_body) {
+  auto b = std::make_unique<Built>();
+  b->status = provider.build(call, client_body, b->req, b->error);
+  return b;
+}
+
+std::unique_ptr<Built> build(std::string_view client_body) {
+  static const Provider provider;  // read-only after creation, as the ABI allows sharing it
+  return build(provider, CallContext{}, client_body);
+}
+
+}  // namespace provider_test
