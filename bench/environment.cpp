@@ -94,6 +94,7 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "  options: { path: " << quoted((temp_.path() / "modelgw.db").string()) << " }\n"
     << "plugins: { dir: " << quoted(o.plugin_dir) << " }\n"
     << "logging: { level: warn }\n"
+    << "pii: { default_mode: " << o.pii_mode << " }\n"
     << "providers:\n"
     << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_ << "/v1\", api_key: \""
     << kUpstreamKey << "\", timeout_ms: 60000, max_connections: 512 }\n"

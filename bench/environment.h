@@ -19,6 +19,7 @@ struct EnvironmentOptions {
   int max_streams = 1000;    // sizes thread and connection limits
   int concurrency = 16;
   bool keep_temp = false;
+  std::string pii_mode = "flag";  // pii.default_mode of the gateway under test
 };
 
 class Environment {

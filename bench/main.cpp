@@ -196,6 +196,7 @@ int main(int argc, char** argv) {
   report.cpus = std::thread::hardware_concurrency();
   const std::string body = make_body(Environment::kModelAlias, static_cast<std::size_t>(o.body_bytes));
   report.body_bytes = body.size();
+  report.pii_mode = o.pii_mode;
 
   try {
     EnvironmentOptions eo;
@@ -206,6 +207,7 @@ int main(int argc, char** argv) {
     eo.max_streams = o.skip_streams ? 0 : o.streams;
     eo.concurrency = o.concurrency;
     eo.keep_temp = o.keep_temp;
+    eo.pii_mode = o.pii_mode;
     progress("starting fake_upstream and modelgw");
     Environment env(eo);
     progress("ready: fake_upstream on 127.0.0.1:" + std::to_string(env.upstream_port()) +

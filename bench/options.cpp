@@ -31,6 +31,7 @@ non-streamed load:
   --low-warmup S         warm-up seconds of the C=1 pass (1)
   --low-duration S       measured seconds of the C=1 pass (5)
   --body-bytes N         size of the JSON request body (1024)
+  --pii-mode MODE        the gateway's PII mode: off, flag, block, mask (flag, the default)
   --request-timeout-ms N per socket operation (10000)
   --skip-load            leave out the non-streamed passes
 open streams:
@@ -126,6 +127,10 @@ Options parse_options(int argc, char** argv) {
       o.low_duration_s = to_seconds(name, value, 0.1);
     } else if (name == "body-bytes") {
       o.body_bytes = to_int(name, value, 128, 1 << 24);
+    } else if (name == "pii-mode") {
+      if (value != "off" && value != "flag" && value != "block" && value != "mask")
+        usage_error("--pii-mode is one of off, flag, block, mask");
+      o.pii_mode = value;
     } else if (name == "request-timeout-ms") {
       o.request_timeout_ms = to_int(name, value, 100, 600000);
     } else if (name == "streams") {

@@ -14,6 +14,7 @@ struct Options {
   double low_warmup_s = 1;  // the C=1 pass
   double low_duration_s = 5;
   int body_bytes = 1024;
+  std::string pii_mode = "flag";  // the gateway's pii.default_mode (its config default)
   int request_timeout_ms = 10000;
   bool skip_load = false;
   // Open streams.

@@ -102,7 +102,8 @@ void print_report(const BenchReport& r, std::ostream& out) {
 
   if (!r.load.empty()) {
     out << "\nNon-streamed chat completion, " << r.body_bytes
-        << "-byte JSON body; closed loop, one keep-alive connection per worker.\n"
+        << "-byte JSON body; closed loop, one keep-alive connection per worker; gateway PII mode "
+        << r.pii_mode << ".\n"
         << "direct = fake_upstream alone; gateway = client -> modelgw -> fake_upstream. Latencies in us.\n\n";
     out << strf("  %-8s %4s %9s %7s %9s %8s %8s %8s %9s %8s %8s\n", "target", "C", "requests", "errors",
                 "RPS", "p50", "p90", "p99", "max", "gwCPU/rq", "upCPU/rq");
@@ -186,6 +187,7 @@ void write_json(const BenchReport& r, const std::string& path) {
                    {"low_warmup_s", o.low_warmup_s},
                    {"low_duration_s", o.low_duration_s},
                    {"body_bytes", r.body_bytes},
+                   {"pii_mode", r.pii_mode},
                    {"streams", o.streams},
                    {"stream_hold_s", o.stream_hold_s},
                    {"stream_words", o.stream_words},

@@ -7,7 +7,8 @@ MODELGW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 MODELGW_DEB_PACKAGES=(
   build-essential cmake ninja-build pkg-config ca-certificates curl
   libpoco-dev libboost-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
-  libssl-dev libsqlite3-dev libgtest-dev libgmock-dev libpcre2-dev
+  libssl-dev libsqlite3-dev libgtest-dev libgmock-dev libpcre2-dev libre2-dev
+  python3
 )
 
 as_root() {

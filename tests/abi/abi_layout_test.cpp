@@ -32,15 +32,19 @@ static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_aft
 static_assert(sizeof(mgw_response_sink) == 48 && offsetof(mgw_response_sink, host_data) == 8);
 static_assert(sizeof(mgw_provider_hooks) == 72 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
 
-static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 56);
-static_assert(sizeof(mgw_pii_sink) == 32 && sizeof(mgw_pii_hooks) == 48);
+static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 64 &&
+              offsetof(mgw_pii_text, finding_size) == 56);
+static_assert(sizeof(mgw_pii_sink) == 40 && offsetof(mgw_pii_sink, host_data) == 8 &&
+              offsetof(mgw_pii_sink, callback_record) == 32 && sizeof(mgw_pii_hooks) == 48);
 
 static_assert(sizeof(mgw_tenant_record) == 56 && offsetof(mgw_tenant_record, settings_json) == 40);
 static_assert(sizeof(mgw_prompt_version_record) == 104 &&
               offsetof(mgw_prompt_version_record, created_unix_ms) == 96);
 static_assert(sizeof(mgw_api_key_record) == 104 && offsetof(mgw_api_key_record, revoked_unix_ms) == 96);
-static_assert(sizeof(mgw_usage_record) == 192 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
-              offsetof(mgw_usage_record, prompt_version) == 184);
+static_assert(sizeof(mgw_usage_record) == 224 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
+              offsetof(mgw_usage_record, prompt_version) == 184 &&
+              offsetof(mgw_usage_record, pii_action) == 192 &&
+              offsetof(mgw_usage_record, pii_findings) == 208);
 static_assert(sizeof(mgw_usage_query) == 56);
 static_assert(sizeof(mgw_row_sink) == 48 && offsetof(mgw_row_sink, callback_prompt_version) == 40);
 static_assert(sizeof(mgw_storage_hooks) == 136 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&

@@ -15,9 +15,15 @@ using nlohmann::json;
 class AdminServiceTest : public ::testing::Test {
  protected:
   testing::TempStorage db;
-  TenantGate gate{*db.storage, 60000};
-  AdminService admin{
-      AdminDeps{*db.storage, {"m1", "svc-flash"}, nullptr, &gate, [] { return std::int64_t{5000}; }}};
+  TenantGate gate{
+      *db.storage, 60000,
+      pii::PolicyDefaults{"flag", pii::CategorySet::default_critical(), {"block", "mask", "flag"}}};
+  AdminService admin{AdminDeps{*db.storage,
+                               {"m1", "svc-flash"},
+                               nullptr,
+                               &gate,
+                               [] { return std::int64_t{5000}; },
+                               SettingsRules{{"block", "mask", "flag"}}}};
   Actor actor{"test"};
 
   template <typename Op>
@@ -56,6 +62,26 @@ TEST_F(AdminServiceTest, SettingsMergeAndReachTheGate) {
   EXPECT_FALSE(gate.check(p));
   EXPECT_EQ(refusal([&] { admin.update_settings(actor, "acme", {{"nope", 1}}); }).param, "settings.nope");
   EXPECT_EQ(refusal([&] { admin.update_settings(actor, "acme", json::array()); }).param, "settings");
+}
+
+TEST_F(AdminServiceTest, APiiPolicyIsCheckedStoredAndReachesTheGate) {
+  admin.create_tenant(actor, "acme");
+  EXPECT_EQ(gate.pii_policy("acme")->mode, "flag") << "the config's default";
+  const json pii = {{"mode", "mask"}, {"critical", {"email"}}, {"allow", {"help@acme.example"}}};
+  EXPECT_EQ(admin.update_settings(actor, "acme", {{"pii", pii}})["settings"]["pii"], pii);
+  const auto policy = gate.pii_policy("acme");
+  EXPECT_EQ(policy->mode, "mask") << "the gate forgets its cached policy when the settings change";
+  EXPECT_TRUE(policy->critical.contains(pii::Category::email));
+  EXPECT_FALSE(policy->critical.contains(pii::Category::ssn));
+  EXPECT_TRUE(policy->allow.allows(pii::Category::email, "Help@Acme.example"));
+  const auto refused = refusal([&] {
+    admin.update_settings(actor, "acme", {{"pii", {{"mode", "redact"}}}});
+  });
+  EXPECT_EQ(refused.param, "settings.pii");
+  EXPECT_EQ(refused.message, "settings.pii: mode: 'redact' is not a loaded mode (off, block, flag, mask)");
+  EXPECT_EQ(gate.pii_policy("acme")->mode, "mask") << "a refused change leaves the policy as it was";
+  admin.update_settings(actor, "acme", {{"pii", nullptr}});
+  EXPECT_EQ(gate.pii_policy("acme")->mode, "flag");
 }
 
 TEST_F(AdminServiceTest, KeysAreShownOnceAndRotateKeepsScopes) {

@@ -176,7 +176,7 @@ json AdminService::create_tenant(const Actor& actor, const std::string& name) {
 
 json AdminService::update_settings(const Actor& actor, const std::string& tenant, const json& patch) {
   auto t = tenant_or_404(tenant);
-  auto merged = merge_settings(json::parse(t.settings_json, nullptr, false), patch);
+  auto merged = merge_settings(json::parse(t.settings_json, nullptr, false), patch, deps_.settings_rules);
   if (!deps_.storage.set_tenant_settings(t.id, merged.dump())) {
     refuse(404, "not_found", "no tenant named '" + tenant + "'", "tenant");
   }

@@ -38,6 +38,7 @@ struct AdminDeps {
   prompts::PromptStore* prompts = nullptr;  // told about prompt changes; may be null (the CLI)
   TenantGate* gate = nullptr;               // told about settings changes; may be null (the CLI)
   std::function<std::int64_t()> now_unix_ms;
+  SettingsRules settings_rules;  // e.g. the PII modes a tenant may choose
 };
 
 class AdminService {

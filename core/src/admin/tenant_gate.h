@@ -1,5 +1,5 @@
 // Applies a tenant's settings that decide whether its calls may proceed at
-// all (today: `disabled`). Settings are cached for a short TTL, like keys, so
+// all (`disabled`) and serves its effective PII policy. Settings are cached for a short TTL, like keys, so
 // the check costs a map lookup; a change made through this process is seen
 // at once, one made by another process (the CLI) within the TTL.
 #pragma once
@@ -7,9 +7,11 @@
 #include "admin/tenant_settings.h"
 #include "auth/principal.h"
 #include "http/api_error.h"
+#include "pii/policy.h"
 #include "plugins/storage.h"
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <shared_mutex>
 #include <string>
@@ -19,22 +21,28 @@ namespace modelgw::admin {
 
 class TenantGate {
  public:
-  TenantGate(plugins::Storage& storage, int cache_ttl_ms);
+  TenantGate(plugins::Storage& storage, int cache_ttl_ms, pii::PolicyDefaults pii_defaults = {"off", {}, {}});
 
   // nullopt when the principal's tenant may proceed; else the 403 to send.
   std::optional<http::ApiError> check(const auth::Principal& principal);
+
+  // The tenant's PII policy: its settings over the config's defaults. Built
+  // once per cache entry, so a request pays a lookup, not a parse.
+  std::shared_ptr<const pii::Policy> pii_policy(const std::string& tenant_name);
 
   void forget(const std::string& tenant_name);
 
  private:
   struct Entry {
-    TenantSettings settings;
+    bool disabled = false;
+    std::shared_ptr<const pii::Policy> policy;
     std::chrono::steady_clock::time_point expires;
   };
-  TenantSettings settings_of(const std::string& tenant_name);
+  Entry entry_of(const std::string& tenant_name);
 
   plugins::Storage& storage_;
   std::chrono::milliseconds ttl_;
+  pii::PolicyDefaults pii_defaults_;
   std::shared_mutex mutex_;
   std::unordered_map<std::string, Entry> cache_;
 };

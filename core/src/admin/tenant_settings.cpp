@@ -1,6 +1,7 @@
 #include "admin/tenant_settings.h"
 
 #include "admin/admin_service.h"
+#include "pii/policy.h"
 
 namespace modelgw::admin {
 namespace {
@@ -9,17 +10,23 @@ http::ApiError invalid(const std::string& member, const std::string& message) {
   return http::bad_request("invalid_parameter", "settings." + member + ": " + message, "settings." + member);
 }
 
-void check_member(const std::string& name, const nlohmann::json& value) {
+void check_member(const std::string& name, const nlohmann::json& value, const SettingsRules& rules) {
   if (name == "disabled") {
     if (!value.is_boolean()) throw AdminError(invalid(name, "must be true or false"));
     return;
   }
-  throw AdminError(invalid(name, "is not a known setting (known: disabled)"));
+  if (name == "pii") {
+    if (auto problem = pii::check_policy_settings(value, rules.pii_modes))
+      throw AdminError(invalid(name, *problem));
+    return;
+  }
+  throw AdminError(invalid(name, "is not a known setting (known: disabled, pii)"));
 }
 
 }  // namespace
 
-nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::json& patch) {
+nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::json& patch,
+                              const SettingsRules& rules) {
   if (!patch.is_object()) {
     throw AdminError(http::bad_request("invalid_parameter", "settings must be a JSON object", "settings"));
   }
@@ -29,7 +36,7 @@ nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::jso
       merged.erase(name);
       continue;
     }
-    check_member(name, value);
+    check_member(name, value, rules);
     merged[name] = value;
   }
   return merged;
@@ -40,6 +47,7 @@ TenantSettings read_settings(const std::string& settings_json) {
   auto doc = nlohmann::json::parse(settings_json, nullptr, false);
   if (!doc.is_object()) return s;
   if (auto it = doc.find("disabled"); it != doc.end() && it->is_boolean()) s.disabled = it->get<bool>();
+  if (auto it = doc.find("pii"); it != doc.end() && it->is_object()) s.pii = *it;
   return s;
 }
 

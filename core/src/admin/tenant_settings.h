@@ -2,22 +2,31 @@
 // when set. Later capabilities (PII policy, limits, budgets) add members here.
 //
 //   disabled: bool   every request of the tenant's keys and tokens gets 403
+//   pii: object      the tenant's PII policy: mode, critical, allow (pii/policy.h)
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
 
 namespace modelgw::admin {
 
 struct TenantSettings {
   bool disabled = false;
+  nlohmann::json pii;  // the stored settings.pii value; null when none
+};
+
+// What a settings value is checked against.
+struct SettingsRules {
+  std::set<std::string> pii_modes;  // the loaded PII mode plugins ("off" is always allowed)
 };
 
 // Applies `patch` to `current` (a member set to null is removed) and returns
 // the result. Throws AdminError naming the member for an unknown member or a
 // wrong value.
-nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::json& patch);
+nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::json& patch,
+                              const SettingsRules& rules);
 
 // Reads a stored document; members it does not know are ignored, so a newer
 // gateway's settings never stop an older one.

@@ -10,6 +10,9 @@
 #include "chat/secret_redactor.h"
 #include "http/router.h"
 #include "http/server.h"
+#include "pii/detector.h"
+#include "pii/guard.h"
+#include "plugins/pii_mode.h"
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
@@ -44,6 +47,9 @@ struct Gateway::State {
   std::unique_ptr<usage::UsageWriter> usage;
   std::unique_ptr<auth::Authenticator> authenticator;
   std::unique_ptr<prompts::PromptStore> prompts;
+  std::unique_ptr<pii::Detector> pii_detector;
+  std::map<std::string, std::unique_ptr<plugins::PiiMode>> pii_modes;  // by mode name
+  std::unique_ptr<pii::Guard> pii_guard;
   std::unique_ptr<admin::TenantGate> gate;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
@@ -147,17 +153,31 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   // Prompts and tenant settings are cached as long as keys are: the same bound
   // on how late a change made by another process (the CLI) is seen.
   s.prompts = std::make_unique<prompts::PromptStore>(*s.storage, config.auth.key_cache_ttl_ms);
-  s.gate = std::make_unique<admin::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms);
+  // PII: the detector's patterns compile here, once; each mode is a plugin.
+  pii::PolicyDefaults pii_defaults{config.pii.default_mode, pii::critical_set(config.pii.critical), {}};
+  for (const auto& [mode, options] : config.pii.modes) {
+    s.pii_modes[mode] = std::make_unique<plugins::PiiMode>(s.library(MGW_KIND_PII, mode), mode, options);
+    pii_defaults.modes.insert(mode);
+  }
+  s.pii_detector = std::make_unique<pii::Detector>();
+  s.pii_guard = std::make_unique<pii::Guard>(*s.pii_detector, s.pii_modes);
+  spdlog::info("PII policy: default mode '{}', {} mode plugin(s) loaded", config.pii.default_mode,
+               s.pii_modes.size());
+  s.gate = std::make_unique<admin::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms, pii_defaults);
   std::set<std::string> aliases;
   for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
   s.admin = std::make_unique<admin::AdminService>(
-      admin::AdminDeps{*s.storage, std::move(aliases), s.prompts.get(), s.gate.get(), [] {
+      admin::AdminDeps{*s.storage, std::move(aliases), s.prompts.get(), s.gate.get(),
+                       [] {
                          using namespace std::chrono;
                          return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-                       }});
+                       },
+                       admin::SettingsRules{pii_defaults.modes}});
   s.admin_routes = std::make_unique<admin::AdminRoutes>(*s.admin, config.server.max_body_bytes);
+  admin::TenantGate* gate = s.gate.get();
   s.chat = std::make_unique<chat::ChatService>(chat::ChatDeps{
-      s.catalog, *s.usage, s.redactor, config.server.max_body_bytes, config.retry, s.prompts.get()});
+      s.catalog, *s.usage, s.redactor, config.server.max_body_bytes, config.retry, s.prompts.get(),
+      s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }});
 
   const auto& sc = config.server;
   Poco::Net::ServerSocket socket;

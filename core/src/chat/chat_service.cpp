@@ -1,5 +1,6 @@
 #include "chat/chat_service.h"
 
+#include "audit/pii_events.h"
 #include "chat/chat_request.h"
 #include "chat/plugin_sinks.h"
 #include "chat/stream_relay.h"
@@ -85,6 +86,7 @@ http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw
 
 // What one call amounted to, for its usage record.
 struct ChatService::Outcome {
+  const auth::Principal* principal = nullptr;
   plugins::UsageRow row;
   bool streamed = false;
   int attempts = 0;
@@ -102,6 +104,7 @@ void ChatService::answer_error(http::Call& call, http::ApiError error, Outcome& 
 
 void ChatService::handle(http::Call& call, const auth::Principal& principal) {
   Outcome outcome;
+  outcome.principal = &principal;
   outcome.row.request_id = call.request_id;
   outcome.row.tenant_id = principal.tenant_id;
   outcome.row.key_id = principal.key_id;
@@ -121,10 +124,11 @@ void ChatService::handle(http::Call& call, const auth::Principal& principal) {
   if (outcome.row.total_tokens == 0) {
     outcome.row.total_tokens = outcome.row.prompt_tokens + outcome.row.completion_tokens;
   }
-  spdlog::info("{} tenant={} model={} status={} error={} tokens={} attempts={} latency_us={}",
+  spdlog::info("{} tenant={} model={} status={} error={} tokens={} attempts={} latency_us={} pii={}",
                call.request_id, principal.tenant_name, outcome.row.alias.empty() ? "-" : outcome.row.alias,
                outcome.row.http_status, outcome.row.error_code.empty() ? "-" : outcome.row.error_code,
-               outcome.row.total_tokens, outcome.attempts, outcome.row.latency_us);
+               outcome.row.total_tokens, outcome.attempts, outcome.row.latency_us,
+               outcome.row.pii_action.empty() ? "-" : outcome.row.pii_action);
   deps_.usage.enqueue(std::move(outcome.row));
 }
 
@@ -154,7 +158,7 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
   }
   auto parsed = check_chat_request(std::get<nlohmann::json>(std::move(doc)));
   if (auto* err = std::get_if<http::ApiError>(&parsed)) return answer_error(call, *err, outcome);
-  const ChatRequest& req = std::get<ChatRequest>(parsed);
+  ChatRequest& req = std::get<ChatRequest>(parsed);
   outcome.streamed = req.stream;
 
   if (req.model == "auto") {
@@ -176,6 +180,10 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
                                         "model"),
                         outcome);
   }
+  if (deps_.pii != nullptr) {
+    if (!apply_pii_policy(call, req, expanded, outcome)) return;
+    if (!expanded.empty()) text = expanded;
+  }
   const Routing routing = plan_routes(*candidates, req);
   if (routing.plans.empty()) {
     const auto& first = candidates->front()->entry;
@@ -195,6 +203,40 @@ void ChatService::serve(http::Call& call, Outcome& outcome) {
         &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
   }
   answer_error(call, last_error, outcome);
+}
+
+bool ChatService::apply_pii_policy(http::Call& call, ChatRequest& request, std::string& body,
+                                   Outcome& outcome) {
+  const auto policy = deps_.pii_policy(*outcome.principal);
+  pii::Verdict verdict;
+  try {
+    verdict = deps_.pii->inspect(request.doc, *policy);
+  } catch (const std::exception& e) {
+    // The text must not go upstream unchecked: fail closed. The message names
+    // the mode and the path, never the text.
+    spdlog::error("request {}: {}", call.request_id, e.what());
+    answer_error(call, http::internal_error("the PII policy could not be applied; report the request_id"),
+                 outcome);
+    return false;
+  }
+  if (!verdict.any()) return true;
+  outcome.row.pii_action = verdict.action;
+  outcome.row.pii_findings = verdict.findings_json();
+  if (verdict.action != "masked") {
+    audit::record_pii_event(
+        {verdict.rejection ? "pii.blocked" : "pii.flagged", call.request_id, outcome.row.tenant_id,
+         outcome.row.key_id,
+         verdict.rejection ? std::string_view(verdict.rejection->param) : std::string_view(),
+         outcome.row.pii_findings});
+  }
+  if (verdict.rejection) {
+    answer_error(call, std::move(*verdict.rejection), outcome);
+    return false;
+  }
+  // Masked text replaced the original in the parsed request: the body sent
+  // upstream is serialised again from it (only then; other requests go as read).
+  if (verdict.changed) body = request.doc.dump();
+  return true;
 }
 
 bool ChatService::try_route(http::Call& call, const ChatRequest& request, std::string_view body,

@@ -13,10 +13,13 @@
 #include "chat/secret_redactor.h"
 #include "config/config.h"
 #include "http/call.h"
+#include "pii/guard.h"
 #include "prompts/prompt_store.h"
 #include "upstream/exchange.h"
 #include "usage/usage_writer.h"
 
+#include <functional>
+#include <memory>
 #include <string_view>
 
 namespace modelgw::chat {
@@ -28,6 +31,9 @@ struct ChatDeps {
   std::size_t max_body_bytes;
   config::RetryConfig retry;
   prompts::PromptStore* prompts = nullptr;  // named prompts; nullptr: requests naming one are refused
+  const pii::Guard* pii = nullptr;          // the PII step; nullptr: no scanning
+  // The tenant's PII policy (cached by the tenant gate); required with `pii`.
+  std::function<std::shared_ptr<const pii::Policy>(const auth::Principal&)> pii_policy;
 };
 
 class ChatService {
@@ -45,6 +51,8 @@ class ChatService {
   };
 
   void serve(http::Call& call, Outcome& outcome);
+  // The PII step: false when the request was answered (blocked, or the mode failed).
+  bool apply_pii_policy(http::Call& call, ChatRequest& request, std::string& body, Outcome& outcome);
   // Tries one model, with retries; false when the next model should be tried
   // (the failure, retryable, is left in `last_error`).
   bool try_route(http::Call& call, const ChatRequest& request, std::string_view body, const RoutePlan& plan,

@@ -5,6 +5,7 @@
 #include "cli/arguments.h"
 #include "config/config_loader.h"
 #include "logging/logging.h"
+#include "plugins/pii_mode.h"
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
@@ -71,6 +72,14 @@ std::unique_ptr<plugins::Storage> open_storage(const config::Config& c) {
   return std::make_unique<plugins::Storage>(lib, c.storage.options);
 }
 
+// The CLI loads no plugins: the PII modes a tenant may choose are the ones the
+// config lists, which the gateway loads.
+admin::SettingsRules pii_rules(const config::Config& config) {
+  admin::SettingsRules rules;
+  for (const auto& [mode, options] : config.pii.modes) rules.pii_modes.insert(mode);
+  return rules;
+}
+
 // The admin operations over this configuration's storage: the same ones the
 // internal HTTP surface runs, so both check and answer alike.
 struct AdminSession {
@@ -85,7 +94,7 @@ struct AdminSession {
     std::set<std::string> aliases;
     for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
     service = std::make_unique<admin::AdminService>(
-        admin::AdminDeps{*storage, std::move(aliases), nullptr, nullptr, &now_ms});
+        admin::AdminDeps{*storage, std::move(aliases), nullptr, nullptr, &now_ms, pii_rules(config)});
   }
 };
 
@@ -139,9 +148,14 @@ int cmd_check_config(const Arguments& args) {
         plugins::resolve_plugin_path(cfg.plugins_dir, MGW_KIND_PROVIDER, pc.plugin), MGW_KIND_PROVIDER);
     plugins::Provider provider(lib, pc);
   }
+  for (const auto& [mode, options] : cfg.pii.modes) {
+    auto lib = plugins::PluginLibrary::load(plugins::resolve_plugin_path(cfg.plugins_dir, MGW_KIND_PII, mode),
+                                            MGW_KIND_PII);
+    plugins::PiiMode instance(lib, mode, options);
+  }
   for (const auto& var : cfg.unset_env_vars) std::cerr << "warning: ${" << var << "} is not set\n";
-  std::cout << path << ": OK (" << cfg.providers.size() << " providers, " << cfg.catalog.size()
-            << " models)\n";
+  std::cout << path << ": OK (" << cfg.providers.size() << " providers, " << cfg.catalog.size() << " models, "
+            << cfg.pii.modes.size() << " PII modes)\n";
   return 0;
 }
 

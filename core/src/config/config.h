@@ -59,6 +59,15 @@ struct UsageConfig {
   std::size_t queue_limit = 100000;
 };
 
+// PII policy (issue: per-tenant block/mask/flag). A tenant's settings.pii
+// overrides the mode and the critical set and adds an allow-list.
+struct PiiConfig {
+  std::string default_mode = "flag";  // "off" or a key of `modes`
+  std::vector<std::string> critical = {"payment_card", "ssn", "iban", "secret"};
+  // Mode plugins to load (mgw_pii_<name>.so), each with its options object.
+  std::map<std::string, nlohmann::json> modes;
+};
+
 struct LoggingConfig {
   std::string level = "info";
 };
@@ -108,6 +117,7 @@ struct Config {
   UsageConfig usage;
   LoggingConfig logging;
   RetryConfig retry;
+  PiiConfig pii;
   std::vector<ProviderConfig> providers;
   std::map<std::string, CatalogEntry> catalog;
   std::vector<std::string> unset_env_vars;  // ${VAR}s that were empty; names only

@@ -4,6 +4,7 @@
 #include "catalog/parameters.h"
 #include "config/section_reader.h"
 #include "config/yaml_to_json.h"
+#include "pii/category.h"
 
 #include <Poco/Exception.h>
 #include <Poco/URI.h>
@@ -217,6 +218,38 @@ void read_auth(SectionReader r, AuthConfig& a) {
   r.reject_unknown_keys();
 }
 
+void read_pii(SectionReader r, PiiConfig& p) {
+  const auto& modes = r.object("modes");
+  if (modes.is_null()) {
+    for (const char* m : {"block", "mask", "flag"}) p.modes[m] = nlohmann::json::object();
+  } else {
+    for (const auto& [name, options] : modes.items()) {
+      const std::string path = r.key_path("modes." + name);
+      if (name == "off" || name.empty() ||
+          name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos) {
+        throw ConfigError(path + ": a mode name is lower-case letters, digits and '_', and not 'off'");
+      }
+      if (!options.is_null() && !options.is_object()) {
+        throw ConfigError(path + ": must be a mapping of the mode plugin's options (or empty)");
+      }
+      p.modes[name] = options.is_null() ? nlohmann::json::object() : options;
+    }
+  }
+  p.default_mode = r.string("default_mode", p.default_mode);
+  if (p.default_mode != "off" && !p.modes.count(p.default_mode)) {
+    throw ConfigError(r.key_path("default_mode") + ": '" + p.default_mode +
+                      "' is neither 'off' nor a mode listed under pii.modes");
+  }
+  p.critical = r.string_list("critical", p.critical);
+  for (const auto& c : p.critical) {
+    if (!pii::category_from_name(c)) {
+      throw ConfigError(r.key_path("critical") + ": unknown category '" + c +
+                        "' (known: " + pii::category_names() + ")");
+    }
+  }
+  r.reject_unknown_keys();
+}
+
 Config from_json(const nlohmann::json& root, std::string source) {
   Config c;
   c.source_path = std::move(source);
@@ -245,6 +278,7 @@ Config from_json(const nlohmann::json& root, std::string source) {
     }
     r.reject_unknown_keys();
   }
+  read_pii(SectionReader(top.object("pii"), "pii"), c.pii);
   const auto& providers = top.object("providers");
   if (providers.is_null() || providers.empty())
     throw ConfigError("providers: at least one provider is required");

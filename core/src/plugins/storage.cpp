@@ -61,6 +61,10 @@ struct Rows {
       u.prompt_name = s(r->prompt_name);
       u.prompt_version = r->prompt_version;
     }
+    if (MGW_HAS_FIELD(r, mgw_usage_record, pii_findings)) {
+      u.pii_action = s(r->pii_action);
+      u.pii_findings = s(r->pii_findings);
+    }
     static_cast<Rows*>(self)->usage.push_back(std::move(u));
   }
 };
@@ -109,6 +113,8 @@ mgw_usage_record to_record(const UsageRow& u) {
   r.created_unix_ms = u.created_unix_ms;
   r.prompt_name = mgw::str(u.prompt_name);
   r.prompt_version = u.prompt_version;
+  r.pii_action = mgw::str(u.pii_action);
+  r.pii_findings = mgw::str(u.pii_findings);
   return r;
 }
 

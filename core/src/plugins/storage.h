@@ -72,6 +72,8 @@ struct UsageRow {
   std::int64_t created_unix_ms = 0;
   std::string prompt_name;  // empty when no named prompt was invoked
   std::int64_t prompt_version = 0;
+  std::string pii_action;    // "blocked", "masked", "flagged"; empty when nothing was found
+  std::string pii_findings;  // {"email":2}: categories and counts, never values; empty for none
 };
 
 struct UsageQuery {

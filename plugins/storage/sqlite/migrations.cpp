@@ -91,9 +91,16 @@ ALTER TABLE usage_records ADD COLUMN prompt_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE usage_records ADD COLUMN prompt_version INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 3: what the PII step did to each request (categories and counts only).
+constexpr const char* kUsagePii = R"sql(
+ALTER TABLE usage_records ADD COLUMN pii_action TEXT NOT NULL DEFAULT '';
+ALTER TABLE usage_records ADD COLUMN pii_findings TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
+    Migration{3, "PII action and findings on usage records", kUsagePii},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -23,17 +23,20 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 // One checked record: its strings viewed, its numbers copied.
 struct UsageRow {
   mgw_usage_record record;
-  std::string_view request_id, alias, provider, upstream_model, error_code, prompt_name;
+  std::string_view request_id, alias, provider, upstream_model, error_code, prompt_name, pii_action,
+      pii_findings;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}};
   row.request_id = text_arg(row.record.request_id, "request_id");
   row.alias = text_arg(row.record.alias, "alias");
   row.provider = text_arg(row.record.provider, "provider");
   row.upstream_model = text_arg(row.record.upstream_model, "upstream_model");
   row.error_code = text_arg(row.record.error_code, "error_code");
   row.prompt_name = text_arg(row.record.prompt_name, "prompt_name");  // empty from a 1.0 host
+  row.pii_action = text_arg(row.record.pii_action, "pii_action");     // empty from an older host
+  row.pii_findings = text_arg(row.record.pii_findings, "pii_findings");
   return row;
 }
 
@@ -64,7 +67,7 @@ std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t
 #define MGW_USAGE_COLUMNS                                                                                \
   "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \
   "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms, prompt_name, " \
-  "prompt_version"
+  "prompt_version, pii_action, pii_findings"
 
 void insert_row(Statement& insert, const UsageRow& row) {
   const auto& r = row.record;
@@ -85,6 +88,8 @@ void insert_row(Statement& insert, const UsageRow& row) {
   insert.bind(15, r.created_unix_ms);
   insert.bind(16, row.prompt_name);
   insert.bind(17, r.prompt_version);
+  insert.bind(18, row.pii_action);
+  insert.bind(19, row.pii_findings);
   insert.run();
 }
 
@@ -109,6 +114,8 @@ void emit_usage(const Statement& row, const mgw_row_sink* out) {
   record.created_unix_ms = row.int64(14);
   record.prompt_name = row.str(15);
   record.prompt_version = row.int64(16);
+  record.pii_action = row.str(17);
+  record.pii_findings = row.str(18);
   out->callback_usage(out->host_data, &record);
 }
 
@@ -148,7 +155,7 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
       // write() rolls the whole batch back.
       auto insert = c.statement(
           "INSERT INTO usage_records (" MGW_USAGE_COLUMNS
-          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)");
       for (const auto& row : rows) {
         insert_row(insert, row);
         insert.reset();

@@ -289,51 +289,86 @@ typedef struct mgw_provider_hooks {
 /* ------------------------------------------------------------------------ */
 /* PII mode plugins: decide what happens to findings in outgoing text       */
 /* ------------------------------------------------------------------------ */
-/* The host detects PII; a mode plugin decides, per piece of text, whether the
- * request goes on unchanged, goes on with replaced text, or is rejected. */
+/* The host detects PII (categories, validated candidates, the tenant's
+ * allow-list) and marks each finding critical or not per the tenant's policy;
+ * a mode plugin decides, per piece of text, whether the request goes on
+ * unchanged, goes on with replaced text, or is rejected, and which findings are
+ * recorded. A request's pieces are applied in order within one scope, so a mode
+ * can keep per-request state (e.g. the same value gets the same placeholder). */
 
 typedef struct mgw_pii mgw_pii;             /* one configured mode */
 typedef struct mgw_pii_scope mgw_pii_scope; /* the state of one request */
 
-/* One finding. OWNERSHIP: borrowed for the call. */
+/* One finding. OWNERSHIP: borrowed for the call. The value itself is
+ * text.text[offset, offset + length); a plugin must never log it, put it in a
+ * reject reason, or keep it past on_pii_scope_destroy. The host never sends a
+ * zero-length finding. Categories are the host's (sdk/README.md lists them);
+ * their names hold only [a-z_]. */
 typedef struct mgw_pii_finding {
   mgw_str category; /* e.g. "email", "payment_card" */
   uint64_t offset;  /* byte offset in the text */
-  uint64_t length;  /* byte length in the text */
+  uint64_t length;  /* byte length in the text, > 0 */
   int32_t critical; /* non-zero when the tenant's policy marks the category critical */
 } mgw_pii_finding;
 
-/* One piece of text a request sends upstream, with what was found in it. */
+/* One piece of text a request sends upstream, with what was found in it.
+ * Pieces without findings are not passed. */
 typedef struct mgw_pii_text {
   uint32_t struct_size;
   mgw_str path; /* where it sits in the request, e.g. "messages[2].content" */
   mgw_str text;
-  const mgw_pii_finding* findings; /* sorted by offset, non-overlapping */
+  /* Sorted by offset, non-overlapping, at least one (finding_count >= 1).
+   * Element i starts at (const char*)findings + i * finding_size: step by
+   * finding_size, not by sizeof(mgw_pii_finding), so a later minor version may
+   * grow the element; finding_size is a multiple of 8 and at least the 1.0
+   * size. mgw_pii_finding_at() does this. */
+  const mgw_pii_finding* findings;
   size_t finding_count;
+  uint32_t finding_size;
 } mgw_pii_text;
 
-/* THREADING: call only during on_pii_apply, on its thread. */
+/* The i-th finding of a text, stepping by the host's element size. */
+static inline const mgw_pii_finding* mgw_pii_finding_at(const mgw_pii_text* text, size_t i) {
+  return (const mgw_pii_finding*)((const char*)text->findings + i * (size_t)text->finding_size);
+}
+
+/* THREADING: call only during on_pii_apply, on its thread. The callbacks may
+ * be called in any order; at most one of reject and replace per text. */
 typedef struct mgw_pii_sink {
+  uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
   void* host_data;
-  /* Reject the whole request. `reason` names categories, never values. */
+  /* Reject the whole request (422 pii_detected, param = the text's path).
+   * `reason` lists the categories that caused it, comma-separated, e.g.
+   * "payment_card,ssn". The host builds the client's message itself and uses
+   * `reason` only when it holds nothing but [a-z_,]; it never holds a value. */
   void (*callback_reject)(void* host_data, mgw_str reason);
-  /* Send this text upstream in place of the original. */
+  /* Send this text upstream in place of the original (copied by the host). */
   void (*callback_replace)(void* host_data, mgw_str text);
-  /* Record a finding on the usage record and audit log (category and count
-   * only; the host never stores the value). */
+  /* Record a finding on the usage record and, for a block or a flag, the audit
+   * log. Pass one of the text's own elements (mgw_pii_finding_at), not a copy:
+   * the host may read fields of a later minor version past the 1.0 size. The
+   * host keeps the category and a count, never the value. */
   void (*callback_record)(void* host_data, const mgw_pii_finding* finding);
 } mgw_pii_sink;
 
 typedef struct mgw_pii_hooks {
   uint32_t struct_size;
-  /* `config_json` is the mode's configuration object. THREADING: main thread. */
+  /* `config_json` is the mode's options object from the gateway's config ("{}"
+   * when none); `host` is never NULL. THREADING: main thread. */
   mgw_status (*on_pii_new)(const mgw_host_api* host, mgw_str config_json, mgw_pii** out,
                            const mgw_text_sink* error);
   void (*on_pii_destroy)(mgw_pii* pii);
-  /* Per-request state, e.g. placeholder numbering. THREADING: any thread. */
+  /* Per-request state, e.g. placeholder numbering. THREADING: any thread; the
+   * instance is shared by all requests, so this must be thread-safe. */
   mgw_status (*on_pii_scope_new)(mgw_pii* pii, mgw_pii_scope** out);
+  /* Frees the scope and everything it kept (values it saw included). */
   void (*on_pii_scope_destroy)(mgw_pii_scope* scope);
-  /* Decides on one piece of text. THREADING: one thread at a time per scope. */
+  /* Decides on one piece of text: call callback_reject, or callback_replace,
+   * or neither (the text goes on unchanged); callback_record any number of
+   * times. A non-OK status fails the request with 500 and the text is never
+   * sent; MGW_INVALID_ARGUMENT means the host broke this contract, and the
+   * plugin says why through the host's log callback (never quoting the text).
+   * THREADING: one thread at a time per scope. */
   mgw_status (*on_pii_apply)(mgw_pii_scope* scope, const mgw_pii_text* text, const mgw_pii_sink* out);
 } mgw_pii_hooks;
 
@@ -399,6 +434,8 @@ typedef struct mgw_usage_record {
   int64_t created_unix_ms;
   mgw_str prompt_name;    /* the named prompt the request invoked; len 0 for none */
   int64_t prompt_version; /* its version; 0 for none */
+  mgw_str pii_action;     /* "blocked", "masked", "flagged"; len 0 when nothing was found */
+  mgw_str pii_findings;   /* JSON object, category -> count, e.g. {"email":2}; len 0 for none */
 } mgw_usage_record;
 
 /* Filters for on_usage_query; a zero / empty field does not filter. */

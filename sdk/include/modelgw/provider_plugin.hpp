@@ -46,21 +46,11 @@ class ProviderPlugin {
  public:
   // The body of the exported entry symbol (see MGW_PROVIDER_PLUGIN).
   static const mgw_plugin_descriptor* entry(const mgw_host_api* host) noexcept {
-    if (host == nullptr) return nullptr;
-    if (host->abi_major != MGW_ABI_MAJOR) {
-      // Another major may lay the table out differently: use its log callback
-      // only when the table is at least as large as ours.
-      if (host->struct_size >= sizeof(mgw_host_api)) {
-        try {
-          log(host, MGW_LOG_ERROR,
-              prefix() + "refusing to load: host ABI major " + std::to_string(host->abi_major) +
-                  ", plugin built for ABI major " + std::to_string(MGW_ABI_MAJOR));
-        } catch (...) {  // out of memory while logging: still refuse
-        }
-      }
+    try {
+      return host_abi_supported(host, prefix()) ? &kDescriptor : nullptr;
+    } catch (...) {  // out of memory building the prefix
       return nullptr;
     }
-    return &kDescriptor;
   }
 
  private:

@@ -36,6 +36,25 @@ inline void log(const mgw_host_api* host, mgw_log_level level, std::string_view 
   host->callback_log(host->host_data, level, str(message));
 }
 
+// The entry symbol's first check: true when the host speaks this plugin's ABI
+// major. Otherwise it logs one refusal line naming both majors (through the
+// host's log callback only when the host table is at least as large as ours:
+// another major may lay it out differently) and the entry must return NULL.
+// `who` starts the line, e.g. "openai provider: ".
+inline bool host_abi_supported(const mgw_host_api* host, std::string_view who) noexcept {
+  if (host == nullptr) return false;
+  if (host->abi_major == MGW_ABI_MAJOR) return true;
+  if (host->struct_size >= sizeof(mgw_host_api)) {
+    try {
+      log(host, MGW_LOG_ERROR,
+          std::string(who) + "refusing to load: host ABI major " + std::to_string(host->abi_major) +
+              ", plugin built for ABI major " + std::to_string(MGW_ABI_MAJOR));
+    } catch (...) {  // out of memory while logging: still refuse
+    }
+  }
+  return false;
+}
+
 // Reports a spec error through a response sink.
 inline void fail(const mgw_response_sink* out, int status, std::string_view code, std::string_view message,
                  std::string_view param = {}, bool retryable = false,

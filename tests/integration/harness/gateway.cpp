@@ -79,7 +79,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
     << "  key_cache_ttl_ms: " << o.key_cache_ttl_ms << "\n"
     << o.extra_auth_yaml << "usage:\n"
     << "  flush_interval_ms: " << o.flush_interval_ms << "\n"
-    << "logging:\n"
+    << o.pii_yaml << "logging:\n"
     << "  level: info\n"
     << "retry:\n"
     << "  max_attempts: " << o.retry_max_attempts << "\n"

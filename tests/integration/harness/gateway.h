@@ -50,6 +50,7 @@ struct GatewayOptions {
   std::string extra_catalog_yaml;    // lines under `catalog:`, indented two spaces
   std::string extra_providers_yaml;  // lines under `providers:`, indented two spaces
   std::string extra_auth_yaml;       // lines under `auth:`, indented two spaces
+  std::string pii_yaml;              // a whole `pii:` section; empty: the defaults (flag)
   std::string openai_base_url;       // replaces the fake's address for provider "openai"
   std::string openai_ca_file;        // ca_file of provider "openai"
   Env env;                           // added to the gateway's environment

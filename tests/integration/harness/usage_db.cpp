@@ -51,11 +51,12 @@ std::int64_t unix_ms_now() {
 
 std::vector<UsageRecord> UsageDb::records_for(const std::string& request_id) const {
   auto db = open_read_only(path_);
-  auto st = prepare(
-      db.get(),
-      "SELECT request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, "
-      "completion_tokens, total_tokens, http_status, error_code, latency_us, ttft_us, streamed, "
-      "created_unix_ms, prompt_name, prompt_version FROM usage_records WHERE request_id = ?1 ORDER BY id");
+  auto st =
+      prepare(db.get(),
+              "SELECT request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, "
+              "completion_tokens, total_tokens, http_status, error_code, latency_us, ttft_us, streamed, "
+              "created_unix_ms, prompt_name, prompt_version, pii_action, pii_findings FROM usage_records "
+              "WHERE request_id = ?1 ORDER BY id");
   sqlite3_bind_text(st.get(), 1, request_id.c_str(), static_cast<int>(request_id.size()), SQLITE_TRANSIENT);
   std::vector<UsageRecord> out;
   while (true) {
@@ -81,6 +82,8 @@ std::vector<UsageRecord> UsageDb::records_for(const std::string& request_id) con
     r.created_unix_ms = sqlite3_column_int64(st.get(), 14);
     r.prompt_name = text_column(st.get(), 15);
     r.prompt_version = sqlite3_column_int64(st.get(), 16);
+    r.pii_action = text_column(st.get(), 17);
+    r.pii_findings = text_column(st.get(), 18);
     out.push_back(std::move(r));
   }
   return out;

@@ -27,6 +27,8 @@ struct UsageRecord {
   std::int64_t created_unix_ms = 0;
   std::string prompt_name;  // the named prompt invoked, "" for none
   std::int64_t prompt_version = 0;
+  std::string pii_action;    // "blocked", "masked", "flagged" or ""
+  std::string pii_findings;  // {"email":1}, or ""
 };
 
 class UsageDb {

@@ -8,7 +8,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 2;
+constexpr int64_t kCurrentVersion = 3;
 
 class MigrationsTest : public StorageTest {};
 
@@ -25,7 +25,8 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
       raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
       ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
                   "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
-                  "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version"));
+                  "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version",
+                  "pii_action", "pii_findings"));
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
               ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
                           "created_unix_ms"));

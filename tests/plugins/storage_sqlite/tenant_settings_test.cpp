@@ -70,6 +70,8 @@ TEST_F(TenantSettingsTest, VersionOneDatabaseMigratesWithItsRows) {
   EXPECT_EQ(rows.usage[0].request_id, "req_old");
   EXPECT_EQ(rows.usage[0].prompt_name, "");
   EXPECT_EQ(rows.usage[0].prompt_version, 0);
+  EXPECT_EQ(rows.usage[0].pii_action, "") << "migration 3 ran too, over the old row";
+  EXPECT_EQ(rows.usage[0].pii_findings, "");
 }
 
 }  // namespace

@@ -178,6 +178,8 @@ struct Usage {
   int64_t created_unix_ms = 0;
   std::string prompt_name;
   int64_t prompt_version = 0;
+  std::string pii_action;
+  std::string pii_findings;
 
   // Views into this object: not callable on a temporary, whose strings would dangle.
   mgw_usage_record record() const& {
@@ -200,6 +202,8 @@ struct Usage {
     r.created_unix_ms = created_unix_ms;
     r.prompt_name = mgw::str(prompt_name);
     r.prompt_version = prompt_version;
+    r.pii_action = mgw::str(pii_action);
+    r.pii_findings = mgw::str(pii_findings);
     return r;
   }
 
@@ -248,6 +252,8 @@ struct RowRecorder {
                       u.created_unix_ms = r->created_unix_ms;
                       u.prompt_name = s(r->prompt_name);
                       u.prompt_version = r->prompt_version;
+                      u.pii_action = s(r->pii_action);
+                      u.pii_findings = s(r->pii_findings);
                       static_cast<RowRecorder*>(self)->usage.push_back(std::move(u));
                     },
                     [](void* self, const mgw_prompt_version_record* r) {

@@ -59,6 +59,8 @@ TEST_F(UsageTest, EveryFieldRoundTrips) {
   u.created_unix_ms = 1700000000001;
   u.prompt_name = "support-reply";
   u.prompt_version = 3;
+  u.pii_action = "masked";
+  u.pii_findings = R"({"email":2,"payment_card":1})";
   insert_usage(storage_.get(), {u});
   RowRecorder rows;
   mgw_usage_query q{};
@@ -200,6 +202,7 @@ TEST_F(UsageTest, RecordsFromAOnePointZeroHostHaveNoPrompt) {
   u.request_id = "old-host";
   u.prompt_name = "must-not-be-read";
   u.prompt_version = 9;
+  u.pii_action = "must-not-be-read";
   auto full = u.record();
   full.struct_size = kV1Size;
   std::memcpy(records.bytes[0], &full, kV1Size);
@@ -213,6 +216,35 @@ TEST_F(UsageTest, RecordsFromAOnePointZeroHostHaveNoPrompt) {
   ASSERT_EQ(rows.usage.size(), 1u);
   EXPECT_EQ(rows.usage[0].prompt_name, "");
   EXPECT_EQ(rows.usage[0].prompt_version, 0);
+  EXPECT_EQ(rows.usage[0].pii_action, "");
+}
+
+TEST_F(UsageTest, RecordsFromAHostBeforeThePiiFieldsHaveNoPiiSummary) {
+  // Records that end at prompt_version (before the PII fields were added).
+  constexpr std::size_t kSize = offsetof(mgw_usage_record, prompt_version) + sizeof(int64_t);
+  struct alignas(mgw_usage_record) Array {
+    unsigned char bytes[kSize];
+  } records{};
+  Usage u;
+  u.request_id = "prompt-era-host";
+  u.prompt_name = "p";
+  u.prompt_version = 2;
+  u.pii_action = "must-not-be-read";
+  u.pii_findings = "must-not-be-read";
+  auto full = u.record();
+  full.struct_size = kSize;
+  std::memcpy(records.bytes, &full, kSize);
+  ASSERT_EQ(h().on_usage_insert(storage_.get(), reinterpret_cast<const mgw_usage_record*>(records.bytes), 1,
+                                nullptr),
+            MGW_OK);
+  RowRecorder rows;
+  mgw_usage_query q{};
+  q.struct_size = sizeof q;
+  ASSERT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.usage.size(), 1u);
+  EXPECT_EQ(rows.usage[0].prompt_version, 2);
+  EXPECT_EQ(rows.usage[0].pii_action, "");
+  EXPECT_EQ(rows.usage[0].pii_findings, "");
 }
 
 TEST_F(UsageTest, MismatchedStructSizesAreRefused) {

@@ -1,0 +1,158 @@
+#include "pii/guard.h"
+
+#include "pii/request_texts.h"
+#include "plugins/plugin_error.h"
+
+#include <modelgw/sdk.hpp>
+
+#include <vector>
+
+namespace modelgw::pii {
+namespace {
+
+// What a mode plugin said about one piece of text, gathered through the sink.
+struct Decision {
+  std::array<std::uint32_t, kCategoryCount> counts{};
+  bool rejected = false;
+  std::string reason;
+  std::optional<std::string> replacement;
+  bool bad_record = false;
+
+  static void reject(void* d, mgw_str reason) {
+    auto* self = static_cast<Decision*>(d);
+    self->rejected = true;
+    self->reason.assign(mgw::view(reason));
+  }
+  static void replace(void* d, mgw_str text) {
+    static_cast<Decision*>(d)->replacement.emplace(mgw::view(text));
+  }
+  static void record(void* d, const mgw_pii_finding* f) {
+    auto* self = static_cast<Decision*>(d);
+    if (f == nullptr) return;
+    if (auto c = category_from_name(mgw::view(f->category))) {
+      ++self->counts[static_cast<std::size_t>(*c)];
+    } else {
+      self->bad_record = true;  // a category the host does not know: ignored, never echoed
+    }
+  }
+};
+
+// The client's message names the categories the policy blocks, never a value.
+// A plugin's reason is used only when it is a plain list of category names.
+std::string blocked_categories(const Decision& d, const std::vector<mgw_pii_finding>& findings) {
+  bool plain = !d.reason.empty() && d.reason.size() <= 256;
+  for (char c : d.reason) plain = plain && ((c >= 'a' && c <= 'z') || c == '_' || c == ',');
+  if (plain) {
+    std::string out;
+    for (char c : d.reason) out += c == ',' ? std::string(", ") : std::string(1, c);
+    return out;
+  }
+  std::string out;
+  CategorySet seen;
+  for (const auto& f : findings) {
+    auto c = category_from_name(mgw::view(f.category));
+    if (!f.critical || !c || seen.contains(*c)) continue;
+    seen.add(*c);
+    if (!out.empty()) out += ", ";
+    out += name(*c);
+  }
+  return out.empty() ? std::string("personal data") : out;
+}
+
+}  // namespace
+
+std::string Verdict::findings_json() const {
+  std::string out;
+  for (Category c : kAllCategories) {
+    const auto n = counts[static_cast<std::size_t>(c)];
+    if (n == 0) continue;
+    out += out.empty() ? "{" : ",";
+    out += "\"" + std::string(name(c)) + "\":" + std::to_string(n);
+  }
+  return out.empty() ? out : out + "}";
+}
+
+std::string Verdict::summary() const {
+  std::string out;
+  for (Category c : kAllCategories) {
+    const auto n = counts[static_cast<std::size_t>(c)];
+    if (n == 0) continue;
+    if (!out.empty()) out += ",";
+    out += std::string(name(c)) + "=" + std::to_string(n);
+  }
+  return out.empty() ? "-" : out;
+}
+
+Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
+  Verdict verdict;
+  if (policy.mode == kModeOff) return verdict;
+  auto mode_it = modes_.find(policy.mode);
+  if (mode_it == modes_.end()) throw plugins::PluginError("PII mode '" + policy.mode + "' is not loaded");
+  const plugins::PiiMode& mode = *mode_it->second;
+
+  std::optional<plugins::PiiMode::Scope>
+      scope;  // opened at the first finding: clean requests never call the plugin
+  std::vector<Finding> found;
+  std::vector<mgw_pii_finding> findings;
+  bool recorded = false;
+  for_each_request_text(request, [&](const TextRef& ref) {
+    if (verdict.rejection) return;
+    const auto& text = ref.node->get_ref<const std::string&>();
+    found.clear();
+    detector_.scan(text, found);
+    if (found.empty()) return;
+    findings.clear();
+    for (const Finding& f : found) {
+      if (!policy.allow.empty() &&
+          policy.allow.allows(f.category, std::string_view(text).substr(f.offset, f.length))) {
+        continue;
+      }
+      findings.push_back(mgw_pii_finding{mgw::str(name(f.category)), f.offset, f.length,
+                                         policy.critical.contains(f.category) ? 1 : 0});
+    }
+    if (findings.empty()) return;
+    if (!scope) scope.emplace(mode);
+
+    const std::string path = ref.path();
+    mgw_pii_text piece{};
+    piece.struct_size = sizeof piece;
+    piece.path = mgw::str(path);
+    piece.text = mgw::str(text);
+    piece.findings = findings.data();
+    piece.finding_count = findings.size();
+    piece.finding_size = sizeof(mgw_pii_finding);
+    Decision d;
+    mgw_pii_sink sink{sizeof(mgw_pii_sink), &d, &Decision::reject, &Decision::replace, &Decision::record};
+    const mgw_status st = mode.hooks().on_pii_apply(scope->handle(), &piece, &sink);
+    if (st != MGW_OK) {
+      throw plugins::PluginError("PII mode '" + mode.name() + "' failed on " + path + " (status " +
+                                 std::to_string(static_cast<int>(st)) + ")");
+    }
+    for (std::size_t i = 0; i < kCategoryCount; ++i) {
+      verdict.counts[i] += d.counts[i];
+      recorded = recorded || d.counts[i] != 0;
+    }
+    if (d.rejected) {
+      verdict.rejection = http::ApiError{422, "pii_detected",
+                                         path + " contains " + blocked_categories(d, findings) +
+                                             ", which this tenant's PII policy does not allow to be sent; "
+                                             "remove it and send the request again",
+                                         path};
+      return;
+    }
+    if (d.replacement) {
+      *ref.node = std::move(*d.replacement);
+      verdict.changed = true;
+    }
+  });
+  if (verdict.rejection) {
+    verdict.action = "blocked";
+  } else if (verdict.changed) {
+    verdict.action = "masked";
+  } else if (recorded) {
+    verdict.action = "flagged";
+  }
+  return verdict;
+}
+
+}  // namespace modelgw::pii

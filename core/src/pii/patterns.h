@@ -1,0 +1,41 @@
+// The candidate patterns of the PII detector: for each, the category it finds,
+// its RE2 syntax and which check confirms a candidate. Patterns are deliberately
+// generous; the checks (validators.h plus the context rules in detector.cpp)
+// keep false positives down.
+#pragma once
+
+#include "pii/category.h"
+
+#include <span>
+#include <string_view>
+
+namespace modelgw::pii {
+
+// How a candidate is confirmed.
+enum class Check : std::uint8_t {
+  email,
+  phone,
+  card,
+  ssn,
+  iban,
+  ipv4,
+  ipv6,
+  jwt,
+  key,   // a provider/cloud key: letters and digits mixed
+  pem,   // a private key header, extended over its body to the END line when there is one
+  none,  // the pattern is specific enough on its own (AWS key ids, GitHub tokens)
+  birth_date,
+};
+
+struct Pattern {
+  Category category;
+  Check check;
+  // RE2 syntax, compiled as Latin-1 (bytes): non-ASCII literals are written in
+  // UTF-8 and so match their UTF-8 bytes. When the pattern has a capturing
+  // group, group 1 is the value (the rest is context such as "SSN:").
+  std::string_view regex;
+};
+
+std::span<const Pattern> patterns();
+
+}  // namespace modelgw::pii

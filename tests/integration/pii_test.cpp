@@ -1,0 +1,249 @@
+// The PII policy end to end, per tenant: flag (the config's default), block
+// and mask set through the internal surface and the CLI, the allow-list, plain
+// and streamed requests, the usage record and the audit line, and hostile
+// input. What the fake upstream received shows what left the gateway; the
+// gateway's log and records must never hold a planted value.
+#include "harness/checks.h"
+#include "harness/stack.h"
+
+#include <map>
+#include <thread>
+
+namespace it {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Planted values. Each test uses its own marker so it finds its own request.
+constexpr const char* kCard = "4111 1111 1111 1111";
+constexpr const char* kSsn = "123-45-6789";
+constexpr const char* kEmail = "jane.roe@example.org";
+
+class PiiTest : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() {
+    try {
+      GatewayOptions o;
+      o.max_body_bytes = 16u << 20;  // room for the 10 MB input
+      o.pii_yaml = "pii:\n  default_mode: flag\n";
+      stack_ = start_stack(o);
+      const auto& gw = *stack_->gateway;
+      admin_key_ = gw.create_key("acme", "admin").key;
+      for (const char* tenant : {"blocker", "masker", "quiet"}) {
+        gw.create_tenant(tenant);
+        tenant_keys_[tenant] = gw.create_key(tenant).key;
+      }
+      set_policy("blocker", {{"mode", "block"}});
+      set_policy("masker", {{"mode", "mask"}, {"allow", {"help@acme.example"}}});
+      set_policy("quiet", {{"mode", "off"}});
+    } catch (const std::exception& e) {
+      setup_error_ = e.what();
+    }
+  }
+  static void TearDownTestSuite() { stack_.reset(); }
+
+ protected:
+  void SetUp() override { ASSERT_NE(stack_, nullptr) << "suite setup failed: " << setup_error_; }
+
+  static HttpResponse admin(const std::string& method, const std::string& path, const std::string& body) {
+    HttpRequest r;
+    r.method = method;
+    r.path = path;
+    r.body = body;
+    r.headers.emplace_back("Authorization", "Bearer " + admin_key_);
+    return http_call(stack_->port(), r);
+  }
+  static void set_policy(const std::string& tenant, const json& pii) {
+    auto r = admin("PATCH", "/internal/v1/tenants/" + tenant + "/settings", json{{"pii", pii}}.dump());
+    if (r.status != 200) throw std::runtime_error("setting the PII policy failed: " + r.body);
+  }
+  static HttpResponse chat(const std::string& tenant, const json& messages, bool stream = false) {
+    const std::string& k = tenant == "acme" ? stack_->key.key : tenant_keys_.at(tenant);
+    json body = {{"model", "gpt-4o-mini"}, {"messages", messages}};
+    if (stream) body["stream"] = true;
+    return post_chat(stack_->port(), k, body.dump());
+  }
+  static json user(const std::string& text) { return json::array({{{"role", "user"}, {"content", text}}}); }
+  static UsageRecord record_of(const HttpResponse& r) {
+    auto rec = stack_->usage().wait_for(r.header("x-request-id"));
+    if (!rec) throw std::runtime_error("no usage record for " + r.header("x-request-id"));
+    return *rec;
+  }
+  // The gateway's log and the store hold none of the planted values.
+  static void expect_no_value_leaked(const std::vector<std::string>& values) {
+    const std::string log = stack_->gateway->log();
+    for (const auto& v : values) EXPECT_EQ(log.find(v), std::string::npos) << "the log holds " << v;
+  }
+
+  static inline std::unique_ptr<Stack> stack_;
+  static inline std::string setup_error_;
+  static inline std::string admin_key_;
+  static inline std::map<std::string, std::string> tenant_keys_;
+};
+
+TEST_F(PiiTest, TheDefaultFlagModePassesTheRequestAndRecordsCategoriesOnly) {
+  auto r = chat("acme", user("flag-marker: mail me at " + std::string(kEmail) + ", SSN " + kSsn));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("flag-marker");
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_NE(sent["body"]["messages"][0]["content"].get<std::string>().find(kEmail), std::string::npos)
+      << "flag changes nothing";
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.pii_action, "flagged");
+  EXPECT_EQ(rec.pii_findings, R"({"email":1,"ssn":1})");
+  ASSERT_TRUE(stack_->gateway->wait_log("audit: pii.flagged request=" + r.header("x-request-id"), 5s))
+      << stack_->gateway->log();
+  expect_no_value_leaked({kEmail, kSsn});
+}
+
+TEST_F(PiiTest, BlockRefusesACriticalValueWith422AndNeverSendsIt) {
+  json messages = json::array({{{"role", "system"}, {"content", "block-marker-1: be brief"}},
+                               {{"role", "user"}, {"content", std::string("my card is ") + kCard}}});
+  auto r = chat("blocker", messages);
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "messages[1].content"));
+  EXPECT_NE(r.json()["error"]["message"].get<std::string>().find("payment_card"), std::string::npos)
+      << r.body;
+  EXPECT_EQ(r.body.find("4111"), std::string::npos) << "the error must not echo the value";
+  EXPECT_TRUE(stack_->fake->find_request("block-marker-1").is_null())
+      << "a blocked request reached the vendor";
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.http_status, 422);
+  EXPECT_EQ(rec.error_code, "pii_detected");
+  EXPECT_EQ(rec.pii_action, "blocked");
+  EXPECT_EQ(rec.pii_findings, R"({"payment_card":1})");
+  ASSERT_TRUE(stack_->gateway->wait_log("audit: pii.blocked request=" + r.header("x-request-id"), 5s));
+  EXPECT_NE(stack_->gateway->log().find("param=messages[1].content"), std::string::npos);
+  expect_no_value_leaked({kCard, "4111111111111111"});
+}
+
+TEST_F(PiiTest, BlockLetsNonCriticalFindingsThroughFlagged) {
+  auto r = chat("blocker", user("block-marker-2: write to " + std::string(kEmail)));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(stack_->fake->find_request("block-marker-2").is_null());
+  EXPECT_EQ(record_of(r).pii_action, "flagged");
+}
+
+TEST_F(PiiTest, BlockFindsValuesInToolCallArgumentsAndContentParts) {
+  json messages = json::array(
+      {{{"role", "user"}, {"content", json::array({{{"type", "text"}, {"text", "block-marker-3"}}})}},
+       {{"role", "assistant"},
+        {"content", nullptr},
+        {"tool_calls",
+         json::array({{{"id", "call_1"},
+                       {"type", "function"},
+                       {"function", {{"name", "pay"}, {"arguments", json{{"card", kCard}}.dump()}}}}})}},
+       {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "ok"}}});
+  auto r = chat("blocker", messages);
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected",
+                         "messages[1].tool_calls[0].function.arguments"));
+  json parts =
+      json::array({{{"role", "user"},
+                    {"content", json::array({{{"type", "text"}, {"text", "hello"}},
+                                             {{"type", "text"}, {"text", std::string("SSN ") + kSsn}}})}}});
+  EXPECT_TRUE(IsApiError(chat("blocker", parts), 422, "invalid_request_error", "pii_detected",
+                         "messages[0].content[1].text"));
+}
+
+TEST_F(PiiTest, MaskSendsPlaceholdersUpstreamNeverTheValue) {
+  json messages = json::array(
+      {{{"role", "user"}, {"content", "mask-marker-1: I am " + std::string(kEmail) + ", card " + kCard}},
+       {{"role", "assistant"}, {"content", "Noted."}},
+       {{"role", "user"}, {"content", "Again: " + std::string(kEmail) + ". Support is help@acme.example."}}});
+  auto r = chat("masker", messages);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("mask-marker-1");
+  ASSERT_FALSE(sent.is_null());
+  const json& m = sent["body"]["messages"];
+  EXPECT_EQ(m[0]["content"], "mask-marker-1: I am [EMAIL_1], card [PAYMENT_CARD_1]");
+  EXPECT_EQ(m[2]["content"], "Again: [EMAIL_1]. Support is help@acme.example.") << "allow-listed values stay";
+  EXPECT_EQ(sent["body"].dump().find(kEmail), std::string::npos);
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.pii_action, "masked");
+  EXPECT_EQ(rec.pii_findings, R"({"email":2,"payment_card":1})");
+  expect_no_value_leaked({kEmail, kCard});
+}
+
+TEST_F(PiiTest, MaskAppliesToStreamedRequestsToo) {
+  auto r = chat("masker", user("mask-marker-2: SSN " + std::string(kSsn)), /*stream=*/true);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_NE(r.body.find("data: [DONE]"), std::string::npos);
+  const json sent = stack_->fake->find_request("mask-marker-2");
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["body"]["messages"][0]["content"], "mask-marker-2: SSN [SSN_1]");
+  EXPECT_EQ(record_of(r).pii_action, "masked");
+}
+
+TEST_F(PiiTest, OffScansNothing) {
+  auto r = chat("quiet", user("off-marker: card " + std::string(kCard)));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.pii_action, "");
+  EXPECT_EQ(rec.pii_findings, "");
+}
+
+TEST_F(PiiTest, APolicyChangedWithTheCliReachesTheRunningGateway) {
+  stack_->gateway->create_tenant("switcher");
+  const auto key = stack_->gateway->create_key("switcher").key;
+  auto set =
+      stack_->gateway->cli({"tenants", "settings", "switcher", "--set", R"({"pii":{"mode":"block"}})"});
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  // The gateway caches settings for key_cache_ttl_ms (100 ms here): poll, bounded.
+  HttpResponse r;
+  for (int i = 0; i < 50; ++i) {
+    r = post_chat(stack_->port(), key,
+                  json{{"model", "gpt-4o-mini"}, {"messages", user(std::string("SSN ") + kSsn)}}.dump());
+    if (r.status == 422) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "messages[0].content"));
+  auto bad =
+      stack_->gateway->cli({"tenants", "settings", "switcher", "--set", R"({"pii":{"mode":"redact"}})"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("settings.pii: mode: 'redact' is not a loaded mode"), std::string::npos) << bad.err;
+}
+
+TEST_F(PiiTest, InvalidPolicySettingsAreRefusedNamingTheMember) {
+  auto r = admin("PATCH", "/internal/v1/tenants/acme/settings", R"({"pii":{"critical":["passport"]}})");
+  EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_parameter", "settings.pii"));
+  r = admin("PATCH", "/internal/v1/tenants/acme/settings", R"({"pii":{"allow":"a@b.io"}})");
+  EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_parameter", "settings.pii"));
+  r = admin("PATCH", "/internal/v1/tenants/acme/settings", R"({"pii":"mask"})");
+  EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_parameter", "settings.pii"));
+}
+
+TEST_F(PiiTest, HostileInputGetsACleanAnswerAndNeverCrashesTheGateway) {
+  // 10 MB of digits: scanned (nothing found: not a card, not a phone), then
+  // refused by the model's context window, in the envelope.
+  auto digits = chat("blocker", user(std::string(10u << 20, '7')));
+  EXPECT_TRUE(IsApiError(digits, 422, "invalid_request_error", "context_length_exceeded", "messages"));
+  EXPECT_EQ(record_of(digits).pii_action, "");
+  // 10,000 messages.
+  json many = json::array();
+  for (int i = 0; i < 10000; ++i)
+    many.push_back({{"role", "user"}, {"content", "line " + std::to_string(i)}});
+  EXPECT_EQ(chat("masker", many).status, 200);
+  // NUL bytes around a value are masked around, not dropped.
+  auto nul = chat("masker", user(std::string("nul-marker \0 ", 13) + kEmail));
+  ASSERT_EQ(nul.status, 200) << nul.body;
+  EXPECT_EQ(stack_->fake->find_request("nul-marker")["body"]["messages"][0]["content"],
+            std::string("nul-marker \0 [EMAIL_1]", 22));
+  // Invalid UTF-8 is not JSON: refused before any scan.
+  const std::string bad_utf8 =
+      std::string(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"\xff\xfe )") + kSsn +
+      "\"}]}";
+  auto r = post_chat(stack_->port(), tenant_keys_.at("blocker"), bad_utf8);
+  EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_json"));
+  EXPECT_EQ(r.body.find("6789"), std::string::npos);
+  // A content part of a type the gateway does not know is scanned if it has text.
+  json odd = json::array(
+      {{{"role", "user"},
+        {"content", json::array({{{"type", "mystery"}, {"text", std::string("SSN ") + kSsn}}})}}});
+  auto o = chat("blocker", odd);
+  EXPECT_TRUE(o.status == 422 || o.status == 400) << o.body;
+  EXPECT_EQ(o.body.find("6789"), std::string::npos);
+  expect_no_value_leaked({kSsn, kCard, kEmail});
+  EXPECT_TRUE(stack_->gateway->running());
+}
+
+}  // namespace
+}  // namespace it

@@ -1,0 +1,207 @@
+// The PII step of a chat request, through the real mode plugins: which texts
+// are scanned and with which paths, what each mode does to the request, the
+// allow-list, and the verdict that reaches the usage record. No value may
+// appear in anything the step returns.
+#include "pii/guard.h"
+#include "pii/request_texts.h"
+#include "plugins/plugin_error.h"
+#include "plugins/plugin_library.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+namespace modelgw::pii {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> paths_of(json doc) {
+  std::vector<std::string> paths;
+  for_each_request_text(doc, [&](const TextRef& ref) { paths.push_back(ref.path()); });
+  return paths;
+}
+
+TEST(PiiRequestTexts, VisitsEveryTextSentUpstreamWithItsPath) {
+  const json doc = json::parse(R"({
+    "model": "m",
+    "messages": [
+      {"role": "system", "content": "s"},
+      {"role": "user", "content": [{"type": "text", "text": "t"}, {"type": "image_url", "image_url": {"url": "u"}},
+                                   {"type": "input_text", "text": "unknown part type, still text"}]},
+      {"role": "assistant", "content": null, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]},
+      {"role": "assistant", "function_call": {"name": "g", "arguments": "{}"}},
+      {"role": "tool", "tool_call_id": "c1", "content": "result"}
+    ]})");
+  EXPECT_EQ(paths_of(doc), (std::vector<std::string>{
+                               "messages[0].content", "messages[1].content[0].text",
+                               "messages[1].content[2].text", "messages[2].tool_calls[0].function.arguments",
+                               "messages[3].function_call.arguments", "messages[4].content"}));
+}
+
+TEST(PiiRequestTexts, IgnoresShapesThatHoldNoText) {
+  EXPECT_TRUE(paths_of(json::parse(R"({"messages": "x"})")).empty());
+  EXPECT_TRUE(
+      paths_of(json::parse(R"({"messages": [1, null, {"content": 5}, {"content": [1, {"text": 2}]}]})"))
+          .empty());
+  EXPECT_TRUE(paths_of(json::parse(R"({"prompt": "not a chat"})")).empty());
+}
+
+// The three mode plugins, loaded as the gateway loads them.
+class PiiGuardTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    detector_ = new Detector();
+    modes_ = new std::map<std::string, std::unique_ptr<plugins::PiiMode>>();
+    for (auto [mode, file] :
+         {std::pair{"block", MGW_PII_BLOCK_PLUGIN}, std::pair{"mask", MGW_PII_MASK_PLUGIN},
+          std::pair{"flag", MGW_PII_FLAG_PLUGIN}}) {
+      (*modes_)[mode] = std::make_unique<plugins::PiiMode>(plugins::PluginLibrary::load(file, MGW_KIND_PII),
+                                                           mode, json::object());
+    }
+  }
+  static void TearDownTestSuite() {
+    delete modes_;
+    delete detector_;
+  }
+
+  static Policy policy(const std::string& mode, const char* settings = "{}") {
+    return make_policy({mode, CategorySet::default_critical(), {"block", "mask", "flag"}},
+                       json::parse(settings));
+  }
+  Verdict inspect(json& doc, const Policy& p) const { return Guard(*detector_, *modes_).inspect(doc, p); }
+
+  static json chat(std::initializer_list<const char*> contents) {
+    json doc = {{"model", "m"}, {"messages", json::array()}};
+    for (const char* c : contents) doc["messages"].push_back({{"role", "user"}, {"content", c}});
+    return doc;
+  }
+
+  static inline Detector* detector_ = nullptr;
+  static inline std::map<std::string, std::unique_ptr<plugins::PiiMode>>* modes_ = nullptr;
+};
+
+TEST_F(PiiGuardTest, BlockRefusesACriticalFindingNamingThePathAndCategoriesButNotTheValue) {
+  json doc = chat({"hello", "my mail is a@b.io", "card 4111 1111 1111 1111 and SSN 123-45-6789"});
+  const Verdict v = inspect(doc, policy("block"));
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->status, 422);
+  EXPECT_EQ(v.rejection->code, "pii_detected");
+  EXPECT_EQ(v.rejection->param, "messages[2].content");
+  EXPECT_NE(v.rejection->message.find("payment_card, ssn"), std::string::npos) << v.rejection->message;
+  EXPECT_EQ(v.rejection->message.find("4111"), std::string::npos);
+  EXPECT_EQ(v.rejection->message.find("6789"), std::string::npos);
+  EXPECT_EQ(v.action, "blocked");
+  EXPECT_EQ(v.findings_json(), R"({"email":1,"payment_card":1,"ssn":1})");
+  EXPECT_FALSE(v.changed);
+}
+
+TEST_F(PiiGuardTest, BlockLetsNonCriticalFindingsPassFlagged) {
+  json doc = chat({"mail a@b.io, call +1 415 555 0134"});
+  const json before = doc;
+  const Verdict v = inspect(doc, policy("block"));
+  EXPECT_FALSE(v.rejection);
+  EXPECT_EQ(v.action, "flagged");
+  EXPECT_EQ(v.findings_json(), R"({"email":1,"phone":1})");
+  EXPECT_EQ(doc, before);
+}
+
+TEST_F(PiiGuardTest, ATenantsCriticalSetDecidesWhatBlocks) {
+  json doc = chat({"mail a@b.io"});
+  EXPECT_TRUE(inspect(doc, policy("block", R"({"critical":["email"]})")).rejection);
+  json card = chat({"card 4111111111111111"});
+  EXPECT_FALSE(inspect(card, policy("block", R"({"critical":[]})")).rejection);
+}
+
+TEST_F(PiiGuardTest, MaskReplacesEveryValueWithTheSamePlaceholderAcrossTheRequest) {
+  json doc = chat({"I am a@b.io, card 4111 1111 1111 1111", "again A@B.io and c@d.io"});
+  doc["messages"].push_back(
+      {{"role", "assistant"},
+       {"content", nullptr},
+       {"tool_calls", json::array({{{"id", "1"},
+                                    {"type", "function"},
+                                    {"function", {{"name", "f"}, {"arguments", R"({"to":"c@d.io"})"}}}}})}});
+  const Verdict v = inspect(doc, policy("mask"));
+  EXPECT_FALSE(v.rejection);
+  EXPECT_TRUE(v.changed);
+  EXPECT_EQ(v.action, "masked");
+  EXPECT_EQ(doc["messages"][0]["content"], "I am [EMAIL_1], card [PAYMENT_CARD_1]");
+  EXPECT_EQ(doc["messages"][1]["content"], "again [EMAIL_1] and [EMAIL_2]");
+  EXPECT_EQ(doc["messages"][2]["tool_calls"][0]["function"]["arguments"], R"({"to":"[EMAIL_2]"})");
+  EXPECT_EQ(v.findings_json(), R"({"email":4,"payment_card":1})");
+  EXPECT_EQ(doc.dump().find("a@b.io"), std::string::npos);
+}
+
+TEST_F(PiiGuardTest, EachRequestNumbersItsPlaceholdersFromOne) {
+  json first = chat({"x@y.io"});
+  json second = chat({"z@y.io"});
+  (void)inspect(first, policy("mask"));
+  (void)inspect(second, policy("mask"));
+  EXPECT_EQ(second["messages"][0]["content"], "[EMAIL_1]");
+}
+
+TEST_F(PiiGuardTest, FlagPassesTheRequestUnchangedAndRecords) {
+  json doc = chat({"ssn 123-45-6789, from 10.1.2.3"});
+  const json before = doc;
+  const Verdict v = inspect(doc, policy("flag"));
+  EXPECT_EQ(v.action, "flagged");
+  EXPECT_FALSE(v.rejection);
+  EXPECT_EQ(doc, before);
+  EXPECT_EQ(v.summary(), "ssn=1,ip_address=1");
+}
+
+TEST_F(PiiGuardTest, OffScansNothing) {
+  json doc = chat({"card 4111111111111111"});
+  const Verdict v = inspect(doc, policy("off"));
+  EXPECT_FALSE(v.any());
+  EXPECT_EQ(v.findings_json(), "");
+  EXPECT_EQ(v.summary(), "-");
+}
+
+TEST_F(PiiGuardTest, AllowedValuesAreNotFindings) {
+  json doc = chat({"write to Help@Acme.example or call +1 800 555 0100; I am a@b.io"});
+  const Verdict v = inspect(doc, policy("mask", R"({"allow":["help@acme.example","+1 (800) 555-0100"]})"));
+  EXPECT_EQ(doc["messages"][0]["content"],
+            "write to Help@Acme.example or call +1 800 555 0100; I am [EMAIL_1]");
+  EXPECT_EQ(v.findings_json(), R"({"email":1})");
+}
+
+TEST_F(PiiGuardTest, ACleanRequestIsUntouchedAndRecordsNothing) {
+  json doc = chat({"What is the capital of France?", "And of Spain?"});
+  const Verdict v = inspect(doc, policy("block"));
+  EXPECT_FALSE(v.any());
+  EXPECT_FALSE(v.changed);
+}
+
+TEST_F(PiiGuardTest, TenThousandMessagesAreScannedAndMasked) {
+  json doc = {{"model", "m"}, {"messages", json::array()}};
+  for (int i = 0; i < 10000; ++i) {
+    doc["messages"].push_back(
+        {{"role", "user"},
+         {"content", "note " + std::to_string(i) + " from u" + std::to_string(i % 7) + "@x.io"}});
+  }
+  const Verdict v = inspect(doc, policy("mask"));
+  EXPECT_EQ(v.counts[static_cast<std::size_t>(Category::email)], 10000u);
+  EXPECT_EQ(doc["messages"][9999]["content"], "note 9999 from [EMAIL_4]") << "u3, the fourth value seen";
+}
+
+TEST_F(PiiGuardTest, InvalidUtf8AndNulBytesAreMaskedAroundNotDropped) {
+  json doc = {
+      {"model", "m"},
+      {"messages", json::array({{{"role", "user"}, {"content", std::string("\xff a@b.io \0 x", 13)}}})}};
+  const Verdict v = inspect(doc, policy("mask"));
+  EXPECT_EQ(doc["messages"][0]["content"].get<std::string>(), std::string("\xff [EMAIL_1] \0 x", 16));
+  EXPECT_TRUE(v.changed);
+}
+
+TEST_F(PiiGuardTest, AModeThatIsNotLoadedFailsClosed) {
+  json doc = chat({"hello"});
+  Policy p = policy("flag");
+  p.mode = "redact";
+  EXPECT_THROW(inspect(doc, p), plugins::PluginError);
+}
+
+}  // namespace
+}  // namespace modelgw::pii
