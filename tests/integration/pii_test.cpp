@@ -173,6 +173,22 @@ TEST_F(PiiTest, MaskAppliesToStreamedRequestsToo) {
   EXPECT_EQ(record_of(r).pii_action, "masked");
 }
 
+TEST_F(PiiTest, FilledPromptVariablesAreScannedLikeAnyText) {
+  const json spec = {{"template", {{{"role", "user"}, {"content", "prompt-marker: reply to {{customer}}"}}}},
+                     {"model", "gpt-4o-mini"}};
+  auto added = admin("POST", "/internal/v1/tenants/masker/prompts/reply/versions", spec.dump());
+  ASSERT_EQ(added.status, 201) << added.body;
+  const json body = {{"prompt", {{"name", "reply"}, {"variables", {{"customer", kEmail}}}}}};
+  auto r = post_chat(stack_->port(), tenant_keys_.at("masker"), body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("prompt-marker");
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["body"]["messages"][0]["content"], "prompt-marker: reply to [EMAIL_1]");
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.pii_action, "masked");
+  EXPECT_EQ(rec.prompt_name, "reply");
+}
+
 TEST_F(PiiTest, OffScansNothing) {
   auto r = chat("quiet", user("off-marker: card " + std::string(kCard)));
   ASSERT_EQ(r.status, 200) << r.body;

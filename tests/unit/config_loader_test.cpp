@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -212,6 +213,48 @@ TEST(ConfigLoader, JwtKeysNeedNoIssuerWhileJwtsAreOff) {
   auto c = load_text("auth: { tenant_claim: org, algorithms: [ES256] }\n" + kMinimal);
   EXPECT_EQ(c.auth.jwks_url, "");
   EXPECT_EQ(c.auth.tenant_claim, "org");
+}
+
+TEST(ConfigLoader, PiiDefaultsToFlagWithTheThreeModesAndFourCriticalCategories) {
+  auto c = load_text(kMinimal);
+  EXPECT_EQ(c.pii.default_mode, "flag");
+  EXPECT_EQ(c.pii.modes.size(), 3u);
+  EXPECT_TRUE(c.pii.modes.count("block") && c.pii.modes.count("mask") && c.pii.modes.count("flag"));
+  EXPECT_EQ(c.pii.critical, (std::vector<std::string>{"payment_card", "ssn", "iban", "secret"}));
+}
+
+TEST(ConfigLoader, ReadsThePiiSection) {
+  auto c = load_text(R"(
+pii:
+  default_mode: mask
+  critical: [email, secret]
+  modes:
+    mask: { placeholder: "<{TAG}#{N}>" }
+    flag:
+)" + kMinimal);
+  EXPECT_EQ(c.pii.default_mode, "mask");
+  EXPECT_EQ(c.pii.critical, (std::vector<std::string>{"email", "secret"}));
+  ASSERT_EQ(c.pii.modes.size(), 2u) << "a listed set replaces the default three";
+  EXPECT_EQ(c.pii.modes.at("mask").at("placeholder"), "<{TAG}#{N}>");
+  EXPECT_TRUE(c.pii.modes.at("flag").is_object());
+  EXPECT_EQ(load_text("pii: { default_mode: off }\n" + kMinimal).pii.default_mode, "off");
+}
+
+TEST(ConfigLoader, PiiErrorsNameTheKey) {
+  EXPECT_EQ(error_of("pii: { default_mode: redact }\n" + kMinimal),
+            "pii.default_mode: 'redact' is neither 'off' nor a mode listed under pii.modes");
+  EXPECT_EQ(error_of("pii: { modes: { flag: {} }, default_mode: mask }\n" + kMinimal),
+            "pii.default_mode: 'mask' is neither 'off' nor a mode listed under pii.modes");
+  EXPECT_EQ(error_of("pii: { critical: [passport] }\n" + kMinimal)
+                .find("pii.critical: unknown category 'passport'"),
+            0u);
+  EXPECT_EQ(error_of("pii: { modes: { off: {} } }\n" + kMinimal),
+            "pii.modes.off: a mode name is lower-case letters, digits and '_', and not 'off'");
+  EXPECT_EQ(error_of("pii: { modes: { Mask: {} } }\n" + kMinimal),
+            "pii.modes.Mask: a mode name is lower-case letters, digits and '_', and not 'off'");
+  EXPECT_EQ(error_of("pii: { modes: { mask: 3 } }\n" + kMinimal),
+            "pii.modes.mask: must be a mapping of the mode plugin's options (or empty)");
+  EXPECT_EQ(error_of("pii: { default: flag }\n" + kMinimal).find("pii.default: unknown key"), 0u);
 }
 
 }  // namespace

@@ -241,6 +241,59 @@ struct Candidate {
   int rank;
 };
 
+bool in_numeric_run(unsigned char c) {
+  return is_digit(c) || c == ' ' || c == '.' || c == '-' || c == '/' || c == '(' || c == ')' || c == '+';
+}
+
+// A maximal stretch of digits and " .-/()+" that holds at least one digit.
+struct NumericRun {
+  std::size_t begin;
+  std::size_t end;
+  int digits;
+};
+
+// Every numeric run of the text, in one pass. Prose holds few and short ones,
+// so the digit patterns then look at a few bytes instead of the whole text.
+std::vector<NumericRun> numeric_runs(std::string_view text) {
+  std::vector<NumericRun> runs;
+  std::size_t done = 0;  // end of the previous run
+  for (std::size_t i = 0; i < text.size();) {
+    if (!is_digit(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t begin = i;
+    while (begin > done && in_numeric_run(static_cast<unsigned char>(text[begin - 1]))) --begin;
+    int digits = 0;
+    std::size_t end = i;
+    for (; end < text.size() && in_numeric_run(static_cast<unsigned char>(text[end])); ++end) {
+      digits += is_digit(static_cast<unsigned char>(text[end])) ? 1 : 0;
+    }
+    runs.push_back({begin, end, digits});
+    done = end;
+    i = end;
+  }
+  return runs;
+}
+
+bool in_email_local(unsigned char c) {
+  return is_word(c) || c == '.' || c == '%' || c == '+' || c == '-';
+}
+bool in_email_domain(unsigned char c) {
+  return is_word(c) || c == '.' || c == '-';
+}
+
+// What a scan works out once and several patterns use.
+struct ScanContext {
+  std::string_view text;
+  std::optional<std::vector<NumericRun>> runs;  // computed at the first use
+
+  const std::vector<NumericRun>& numeric() {
+    if (!runs) runs = numeric_runs(text);
+    return *runs;
+  }
+};
+
 }  // namespace
 
 struct Detector::Impl {
@@ -251,7 +304,12 @@ struct Detector::Impl {
   RE2::Set set{engine_options(), RE2::UNANCHORED};
   std::vector<Compiled> compiled;
 
-  void locate(std::size_t index, std::string_view text, std::vector<Candidate>& out) const;
+  // Every candidate of pattern `index`, wherever its reach allows.
+  void locate(std::size_t index, ScanContext& ctx, std::vector<Candidate>& out) const;
+  // Its candidates within text[begin, end), the whole text being the context
+  // that \b and the checks see.
+  void locate_in(const Compiled& c, std::string_view text, std::size_t begin, std::size_t end,
+                 std::vector<Candidate>& out) const;
 };
 
 Detector::Detector() : impl_(std::make_unique<Impl>()) {
@@ -270,16 +328,15 @@ Detector::Detector() : impl_(std::make_unique<Impl>()) {
 
 Detector::~Detector() = default;
 
-// Every candidate of one pattern, left to right. A candidate that fails its
-// check is skipped whole (not re-searched from its second byte), which keeps
-// the total work linear in the text.
-void Detector::Impl::locate(std::size_t index, std::string_view text, std::vector<Candidate>& out) const {
-  const Compiled& c = compiled[index];
+// Candidates left to right. A candidate that fails its check is skipped whole
+// (not re-searched from its second byte), which keeps the work linear.
+void Detector::Impl::locate_in(const Compiled& c, std::string_view text, std::size_t begin, std::size_t end,
+                               std::vector<Candidate>& out) const {
   const int groups = std::min(c.re->NumberOfCapturingGroups(), 1);
-  re2::StringPiece whole(text.data(), text.size());
+  const re2::StringPiece whole(text.data(), text.size());
   re2::StringPiece match[2];
-  std::size_t pos = 0;
-  while (pos < text.size() && c.re->Match(whole, pos, text.size(), RE2::UNANCHORED, match, 1 + groups)) {
+  std::size_t pos = begin;
+  while (pos < end && c.re->Match(whole, pos, end, RE2::UNANCHORED, match, 1 + groups)) {
     const re2::StringPiece value = groups == 1 && match[1].data() != nullptr ? match[1] : match[0];
     const auto match_end = static_cast<std::size_t>(match[0].data() - text.data()) + match[0].size();
     const Span span{static_cast<std::size_t>(value.data() - text.data()), value.size()};
@@ -289,6 +346,42 @@ void Detector::Impl::locate(std::size_t index, std::string_view text, std::vecto
                      precedence(c.pattern->category)});
     }
     pos = std::max(match_end, pos + 1);
+  }
+}
+
+void Detector::Impl::locate(std::size_t index, ScanContext& ctx, std::vector<Candidate>& out) const {
+  const Compiled& c = compiled[index];
+  const std::string_view text = ctx.text;
+  switch (c.pattern->reach) {
+    case Reach::anywhere:
+      return locate_in(c, text, 0, text.size(), out);
+    case Reach::numeric_run:
+      for (const NumericRun& run : ctx.numeric()) {
+        if (run.digits >= c.pattern->min_digits) locate_in(c, text, run.begin, run.end, out);
+      }
+      return;
+    case Reach::at_sign: {
+      // An address is local-part characters, '@', domain characters: it lies
+      // within that stretch around its '@' (bounded: longer is not valid).
+      constexpr std::size_t kLocalMax = 320;
+      constexpr std::size_t kDomainMax = 512;
+      // A byte is in at most two windows (one address's domain can be the next
+      // one's local part: "a@b.c@d.com"), so this stays linear.
+      for (std::size_t at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+        std::size_t begin = at;
+        while (begin > 0 && at - begin < kLocalMax &&
+               in_email_local(static_cast<unsigned char>(text[begin - 1]))) {
+          --begin;
+        }
+        std::size_t end = at + 1;
+        while (end < text.size() && end - at < kDomainMax &&
+               in_email_domain(static_cast<unsigned char>(text[end]))) {
+          ++end;
+        }
+        if (begin < at && end > at + 1) locate_in(c, text, begin, end, out);
+      }
+      return;
+    }
   }
 }
 
@@ -305,7 +398,8 @@ void Detector::scan(std::string_view text, std::vector<Finding>& out) const {
   }
 
   std::vector<Candidate> candidates;
-  for (int i : hits) impl_->locate(static_cast<std::size_t>(i), text, candidates);
+  ScanContext ctx{text, std::nullopt};
+  for (int i : hits) impl_->locate(static_cast<std::size_t>(i), ctx, candidates);
   if (candidates.empty()) return;
 
   // Keep the most costly candidate of any overlapping group, then the longest.

@@ -36,27 +36,28 @@ constexpr std::array kPatterns = {
     Pattern{Category::secret, Check::key, R"(\bglpat-[A-Za-z0-9_\-]{20,})"},
 
     // --- identifiers with checksums ------------------------------------------------
-    Pattern{Category::payment_card, Check::card, R"(\b\d(?:[ \-]?\d){12,18}\b)"},
+    Pattern{Category::payment_card, Check::card, R"(\b\d(?:[ \-]?\d){12,18}\b)", Reach::numeric_run, 13},
     Pattern{Category::iban, Check::iban, R"(\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b)"},
-    Pattern{Category::ssn, Check::ssn, R"(\b\d{3}[\- ]\d{2}[\- ]\d{4}\b)"},
+    Pattern{Category::ssn, Check::ssn, R"(\b\d{3}[\- ]\d{2}[\- ]\d{4}\b)", Reach::numeric_run, 9},
     Pattern{Category::ssn, Check::ssn,
             R"((?i)\b(?:ssn|social security(?: number| no\.?| #)?)[\s:#.\-]{0,5}(\d{9})\b)"},
 
     // --- contact details -------------------------------------------------------------
     Pattern{Category::email, Check::email,
-            R"([A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,24}\b)"},
+            R"([A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,24}\b)", Reach::at_sign},
     // E.164 as written: "+", then digits with the usual separators.
     Pattern{Category::phone, Check::phone, R"(\+[1-9][0-9 .\-/()]{6,22}[0-9])"},
     // NANP: (415) 555-0134, 415-555-0134, 1-415-555-0134.
-    Pattern{Category::phone, Check::phone,
-            R"((?:\b1[ .\-])?(?:\(\d{3}\) ?|\b\d{3}[ .\-])\d{3}[ .\-]\d{4}\b)"},
+    Pattern{Category::phone, Check::phone, R"((?:\b1[ .\-])?(?:\(\d{3}\) ?|\b\d{3}[ .\-])\d{3}[ .\-]\d{4}\b)",
+            Reach::numeric_run, 10},
     // European with a trunk 0: 030 1234567, 020 7946 0958, 06 12 34 56 78, 089/12345678.
-    Pattern{Category::phone, Check::phone, R"(\b0\d{1,4}(?:[ ./\-]?\d{2,8}){1,4}\b)"},
+    Pattern{Category::phone, Check::phone, R"(\b0\d{1,4}(?:[ ./\-]?\d{2,8}){1,4}\b)", Reach::numeric_run, 4},
     // Spanish mobiles and landlines without a trunk prefix: 612 34 56 78, 912 345 678.
-    Pattern{Category::phone, Check::phone, R"(\b[6-9]\d{2}(?: \d{2}){3}\b|\b[6-9]\d{2} \d{3} \d{3}\b)"},
+    Pattern{Category::phone, Check::phone, R"(\b[6-9]\d{2}(?: \d{2}){3}\b|\b[6-9]\d{2} \d{3} \d{3}\b)",
+            Reach::numeric_run, 9},
 
     // --- network addresses -------------------------------------------------------------
-    Pattern{Category::ip_address, Check::ipv4, R"(\b(?:\d{1,3}\.){3}\d{1,3}\b)"},
+    Pattern{Category::ip_address, Check::ipv4, R"(\b(?:\d{1,3}\.){3}\d{1,3}\b)", Reach::numeric_run, 4},
     Pattern{Category::ip_address, Check::ipv6,
             R"((?i)(?:[0-9a-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{1,4})?)"},
 

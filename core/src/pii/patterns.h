@@ -27,6 +27,16 @@ enum class Check : std::uint8_t {
   birth_date,
 };
 
+// Where a pattern's candidates can lie, so that locating them need not run
+// its regex over the whole text (a full pass costs as much as the first one).
+enum class Reach : std::uint8_t {
+  anywhere,
+  // Inside a run of digits and " .-/()+" holding at least `min_digits` digits.
+  numeric_run,
+  // Around an '@': local-part characters before it, domain characters after.
+  at_sign,
+};
+
 struct Pattern {
   Category category;
   Check check;
@@ -34,6 +44,8 @@ struct Pattern {
   // UTF-8 and so match their UTF-8 bytes. When the pattern has a capturing
   // group, group 1 is the value (the rest is context such as "SSN:").
   std::string_view regex;
+  Reach reach = Reach::anywhere;
+  int min_digits = 0;  // for numeric_run: the fewest digits a match holds
 };
 
 std::span<const Pattern> patterns();

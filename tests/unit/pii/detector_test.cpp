@@ -135,6 +135,20 @@ TEST(PiiDetector, AnIbanBeatsTheCardNumberInsideIt) {
   EXPECT_EQ(found[0].category, "iban");
 }
 
+TEST(PiiDetector, AnAddressWhoseLocalPartIsTheLastOnesDomainIsFound) {
+  EXPECT_EQ(scan("a@b.c@d.com"), (V{{"email", "b.c@d.com"}}));
+  EXPECT_EQ(scan("x@y.io,z@w.io"), (V{{"email", "x@y.io"}, {"email", "z@w.io"}}));
+}
+
+TEST(PiiDetector, NumbersAreFoundWhereverTheyStandInTheText) {
+  // Digit patterns look only at runs of digits and " .-/()+": at the edges,
+  // after letters, and after other small numbers, they must still be found.
+  EXPECT_EQ(scan("4111111111111111"), (V{{"payment_card", "4111111111111111"}}));
+  EXPECT_EQ(scan("x 2 (415) 555-0134."), (V{{"phone", "(415) 555-0134"}}));
+  EXPECT_EQ(scan("ip:10.0.0.1"), (V{{"ip_address", "10.0.0.1"}}));
+  EXPECT_EQ(scan("a1 b22 c333 123-45-6789"), (V{{"ssn", "123-45-6789"}}));
+}
+
 TEST(PiiDetector, AnEmailsDigitsAreNotAPhoneNumber) {
   EXPECT_EQ(scan("reach 4155550134@sms.example.com"), (V{{"email", "4155550134@sms.example.com"}}));
 }
