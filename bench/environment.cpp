@@ -97,7 +97,8 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "pii: { default_mode: " << o.pii_mode << " }\n"
     << "providers:\n"
     << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_ << "/v1\", api_key: \""
-    << kUpstreamKey << "\", timeout_ms: 60000, max_connections: 512 }\n"
+    // As many upstream connections as client ones: each open stream holds one.
+    << kUpstreamKey << "\", timeout_ms: 60000, max_connections: " << max_connections << " }\n"
     << "catalog:\n"
     << "  " << kModelAlias << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"
     << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model) << " }\n";

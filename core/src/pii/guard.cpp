@@ -16,7 +16,6 @@ struct Decision {
   bool rejected = false;
   std::string reason;
   std::optional<std::string> replacement;
-  bool bad_record = false;
 
   static void reject(void* d, mgw_str reason) {
     auto* self = static_cast<Decision*>(d);
@@ -29,11 +28,8 @@ struct Decision {
   static void record(void* d, const mgw_pii_finding* f) {
     auto* self = static_cast<Decision*>(d);
     if (f == nullptr) return;
-    if (auto c = category_from_name(mgw::view(f->category))) {
-      ++self->counts[static_cast<std::size_t>(*c)];
-    } else {
-      self->bad_record = true;  // a category the host does not know: ignored, never echoed
-    }
+    // A category the host does not know is ignored, never echoed.
+    if (auto c = category_from_name(mgw::view(f->category))) ++self->counts[static_cast<std::size_t>(*c)];
   }
 };
 
