@@ -96,7 +96,8 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "logging: { level: warn }\n"
     << "pii: { default_mode: " << o.pii_mode << " }\n"
     << "providers:\n"
-    << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_ << "/v1\", api_key: \""
+    << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_
+    << "/v1\", api_key: \""
     // As many upstream connections as client ones: each open stream holds one.
     << kUpstreamKey << "\", timeout_ms: 60000, max_connections: " << max_connections << " }\n"
     << "catalog:\n"

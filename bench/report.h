@@ -45,7 +45,7 @@ struct BenchReport {
   std::uint64_t fd_limit = 0;
   unsigned cpus = 0;
   std::size_t body_bytes = 0;
-  std::string pii_mode;  // the gateway's PII mode during the run
+  std::string pii_mode;              // the gateway's PII mode during the run
   std::vector<LoadComparison> load;  // main pass first, then C=1
   std::optional<StreamPhase> streams;
   std::string shutdown;     // how the two processes ended

@@ -21,12 +21,11 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('api_keys') ORDER BY cid"),
               ElementsAre("id", "tenant_id", "key_hash", "display_prefix", "scopes", "created_unix_ms",
                           "revoked_unix_ms"));
-  EXPECT_THAT(
-      raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
-      ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
-                  "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
-                  "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version",
-                  "pii_action", "pii_findings"));
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
+              ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
+                          "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
+                          "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name",
+                          "prompt_version", "pii_action", "pii_findings"));
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
               ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
                           "created_unix_ms"));
