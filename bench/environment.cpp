@@ -56,34 +56,43 @@ std::string Environment::gateway_log_tail(std::size_t lines) const {
 }
 
 std::string Environment::upstream_log_tail(std::size_t lines) const {
-  return tail_file(temp_.path() / "fake_upstream.log", lines);
+  return tail_file(temp_.path() / "upstream.log", lines);
 }
 
 void Environment::start_upstream(const EnvironmentOptions& o) {
-  // One thread per open connection: room for every stream plus the load workers.
-  const int threads = std::max(2048, o.max_streams + 2 * o.concurrency + 64);
-  upstream_ = std::make_unique<ChildProcess>(
-      o.fake_upstream_bin,
-      std::vector<std::string>{"--port", "0", "--api-key", kUpstreamKey, "--log-size", "0", "--threads",
-                               std::to_string(threads)},
-      (temp_.path() / "fake_upstream.log").string(), /*pipe_stdout=*/true);
+  std::vector<std::string> args;
+  std::string exe;
+  if (o.fake_upstream_bin.empty()) {
+    exe = o.mock_upstream_bin;
+    args = {"--port", "0", "--api-key", kUpstreamKey, "--threads", std::to_string(o.mock_threads)};
+  } else {
+    // One thread per open connection: room for every stream plus the load workers.
+    const int threads = std::max(2048, o.max_streams + 2 * o.concurrency + 64);
+    exe = o.fake_upstream_bin;
+    args = {"--port",     "0", "--api-key", kUpstreamKey,
+            "--log-size", "0", "--threads", std::to_string(threads)};
+  }
+  upstream_name_ = std::filesystem::path(exe).filename().string();
+  upstream_ = std::make_unique<ChildProcess>(exe, args, (temp_.path() / "upstream.log").string(),
+                                             /*pipe_stdout=*/true);
   const auto line = upstream_->read_line(10s);
   const std::string prefix = "LISTENING ";
   if (!line || line->rfind(prefix, 0) != 0) {
-    throw std::runtime_error("fake_upstream did not print 'LISTENING <port>' within 10 s (got '" +
+    throw std::runtime_error(upstream_name_ + " did not print 'LISTENING <port>' within 10 s (got '" +
                              line.value_or("") + "'); its log:\n" + upstream_log_tail(20));
   }
   upstream_port_ = static_cast<std::uint16_t>(std::stoi(line->substr(prefix.size())));
   HttpConnection conn(upstream_port_, 2000);
   const int status = conn.exchange(build_request("GET", "/_fake/health", "", ""));
   if (status != 200)
-    throw std::runtime_error("fake_upstream /_fake/health answered " + std::to_string(status));
+    throw std::runtime_error(upstream_name_ + " GET /_fake/health answered " + std::to_string(status));
 }
 
 void Environment::write_config(const EnvironmentOptions& o) {
   gateway_port_ = pick_free_port();
   config_path_ = (temp_.path() / "modelgw.yaml").string();
-  const int max_connections = std::max(4096, o.max_streams + o.concurrency + 256);
+  // Room for every stream or attacker connection of the scenarios at once.
+  const int max_connections = std::max(30000, o.max_streams + o.concurrency + 256);
   std::ofstream f(config_path_);
   f << "server:\n"
     << "  listen: \"127.0.0.1:" << gateway_port_ << "\"\n"
@@ -99,10 +108,11 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_
     << "/v1\", api_key: \""
     // As many upstream connections as client ones: each open stream holds one.
-    << kUpstreamKey << "\", timeout_ms: 60000, max_connections: " << max_connections << " }\n"
+    << kUpstreamKey << "\", timeout_ms: 600000, max_connections: " << max_connections << " }\n"
     << "catalog:\n"
     << "  " << kModelAlias << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"
-    << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model) << " }\n";
+    << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model) << " }\n"
+    << "  " << kSseAlias << ": { provider: openai, model: " << quoted(o.sse_stream_model) << " }\n";
   if (!f) throw std::runtime_error("cannot write " + config_path_);
 }
 
@@ -150,7 +160,7 @@ void Environment::start_gateway(const EnvironmentOptions& o) {
 std::string Environment::stop() {
   std::string out;
   if (gateway_) out += "modelgw: " + gateway_->stop(10s);
-  if (upstream_) out += std::string(out.empty() ? "" : ", ") + "fake_upstream: " + upstream_->stop(10s);
+  if (upstream_) out += std::string(out.empty() ? "" : ", ") + upstream_name_ + ": " + upstream_->stop(10s);
   gateway_.reset();
   upstream_.reset();
   return out;

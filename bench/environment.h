@@ -1,4 +1,5 @@
-// The system under test: a temp dir, fake_upstream, and modelgw configured
+// The system under test: a temp dir, the upstream (the bench mock, or
+// fake_upstream), and modelgw configured
 // in front of it with a tenant and an API key. The constructor returns once
 // both answer; the destructor stops both and removes the temp dir.
 #pragma once
@@ -13,10 +14,13 @@ namespace bench {
 
 struct EnvironmentOptions {
   std::string modelgw_bin;
-  std::string fake_upstream_bin;
+  std::string mock_upstream_bin;  // the upstream, unless fake_upstream_bin is set
+  int mock_threads = 1;
+  std::string fake_upstream_bin;  // set: tests/fake_upstream instead (thread per connection)
   std::string plugin_dir;
-  std::string stream_model;  // upstream model string of the "slowstream" alias
-  int max_streams = 1000;    // sizes thread and connection limits
+  std::string stream_model;      // upstream model string of the "slowstream" alias
+  std::string sse_stream_model;  // upstream model string of the "ssebench" alias
+  int max_streams = 1000;        // sizes thread and connection limits (streams or attackers held at once)
   int concurrency = 16;
   bool keep_temp = false;
   std::string pii_mode = "flag";  // pii.default_mode of the gateway under test
@@ -27,6 +31,7 @@ class Environment {
   static constexpr const char* kUpstreamKey = "bench-key";
   static constexpr const char* kModelAlias = "gpt-4o-mini";
   static constexpr const char* kStreamAlias = "slowstream";
+  static constexpr const char* kSseAlias = "ssebench";
 
   // Throws std::runtime_error with the reason (and log tails) on failure.
   explicit Environment(const EnvironmentOptions& options);
@@ -41,8 +46,10 @@ class Environment {
   std::string gateway_log_tail(std::size_t lines) const;
   std::string upstream_log_tail(std::size_t lines) const;
 
+  const std::string& upstream_name() const { return upstream_name_; }
+
   // Stops the gateway, then the upstream (SIGTERM, SIGKILL after 10 s each);
-  // returns how each ended, e.g. "modelgw: exit 0, fake_upstream: exit 0".
+  // returns how each ended, e.g. "modelgw: exit 0, bench_mock_upstream: exit 0".
   std::string stop();
 
  private:
@@ -59,6 +66,7 @@ class Environment {
   std::uint16_t upstream_port_ = 0;
   std::uint16_t gateway_port_ = 0;
   std::string gateway_key_;
+  std::string upstream_name_;
 };
 
 }  // namespace bench

@@ -1,13 +1,18 @@
-// gateway_bench: starts fake_upstream and modelgw, measures the gateway's
-// added latency and throughput on a 1 KiB non-streamed chat request, then
-// holds N SSE streams open through it. See README.md.
+// gateway_bench: starts the mock upstream, nginx in front of it and modelgw
+// in front of it, and runs each scenario against nginx and modelgw in the same
+// run (saturation, latency at a fixed rate, SSE streams, attacker), reporting
+// modelgw / nginx ratios; the older phases (direct vs gateway, N streams held
+// at once) are still there. See README.md.
+#include "comparison_report.h"
 #include "environment.h"
 #include "http_connection.h"
 #include "http_wire.h"
 #include "load_generator.h"
+#include "nginx_proxy.h"
 #include "options.h"
 #include "process.h"
 #include "report.h"
+#include "scenarios.h"
 #include "sse_holder.h"
 
 #include <algorithm>
@@ -15,6 +20,7 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -59,39 +65,6 @@ std::string expected_stream_content(int words) {
   return s;
 }
 
-// One closed-loop pass; samples the CPU time of the processes that serve it
-// over the measured window.
-PassResult run_pass(const Options& o, std::uint16_t port, const std::string& request, int concurrency,
-                    double warmup_s, double duration_s, pid_t gateway_pid, pid_t upstream_pid) {
-  ProcSample gw_start, gw_end, up_start, up_end;
-  LoadOptions lo;
-  lo.port = port;
-  lo.request = request;
-  lo.concurrency = concurrency;
-  lo.warmup_s = warmup_s;
-  lo.duration_s = duration_s;
-  lo.timeout_ms = o.request_timeout_ms;
-  lo.interrupted = &g_interrupted;
-  lo.on_measure_start = [&] {
-    if (gateway_pid > 0) gw_start = sample_process(gateway_pid);
-    up_start = sample_process(upstream_pid);
-  };
-  lo.on_measure_end = [&] {
-    if (gateway_pid > 0) gw_end = sample_process(gateway_pid);
-    up_end = sample_process(upstream_pid);
-  };
-  PassResult p;
-  p.load = run_load(lo);
-  if (p.load.requests > 0) {
-    const auto per_request = [&](const ProcSample& a, const ProcSample& b) {
-      return (b.cpu_s - a.cpu_s) * 1e6 / static_cast<double>(p.load.requests);
-    };
-    if (gateway_pid > 0) p.gateway_cpu_us_per_request = per_request(gw_start, gw_end);
-    p.upstream_cpu_us_per_request = per_request(up_start, up_end);
-  }
-  return p;
-}
-
 std::string describe(const PassResult& p) {
   const auto& l = p.load;
   return std::to_string(l.requests) + " ok, " + std::to_string(l.errors + l.warmup_errors) + " errors, p50 " +
@@ -104,15 +77,15 @@ LoadComparison compare(const Options& o, const Environment& env, const std::stri
   c.concurrency = concurrency;
   const std::string direct = build_request("POST", "/v1/chat/completions", Environment::kUpstreamKey, body);
   const std::string through = build_request("POST", "/v1/chat/completions", env.gateway_key(), body);
-  progress("C=" + std::to_string(concurrency) + " direct to fake_upstream (" + seconds(warmup_s) +
+  progress("C=" + std::to_string(concurrency) + " direct to the upstream (" + seconds(warmup_s) +
            " warm-up + " + seconds(duration_s) + ")");
-  c.direct =
-      run_pass(o, env.upstream_port(), direct, concurrency, warmup_s, duration_s, -1, env.upstream_pid());
+  c.direct = run_pass(env.upstream_port(), direct, concurrency, warmup_s, duration_s, o.request_timeout_ms,
+                      -1, env.upstream_pid(), &g_interrupted);
   progress("  " + describe(c.direct));
   if (g_interrupted) return c;
   progress("C=" + std::to_string(concurrency) + " through modelgw");
-  c.gateway = run_pass(o, env.gateway_port(), through, concurrency, warmup_s, duration_s, env.gateway_pid(),
-                       env.upstream_pid());
+  c.gateway = run_pass(env.gateway_port(), through, concurrency, warmup_s, duration_s, o.request_timeout_ms,
+                       env.gateway_pid(), env.upstream_pid(), &g_interrupted);
   progress("  " + describe(c.gateway));
   return c;
 }
@@ -154,7 +127,7 @@ StreamPhase run_streams(const Options& o, const Environment& env) {
   so.interrupted = &g_interrupted;
   const pid_t gw = env.gateway_pid();
   const pid_t up = env.upstream_pid();
-  so.on_tick = [&] {
+  so.on_tick = [&](int /*open_now*/) {
     const auto g = sample_process(gw);
     const auto u = sample_process(up);
     phase.gateway_threads_peak = std::max(phase.gateway_threads_peak, g.threads);
@@ -176,61 +149,264 @@ StreamPhase run_streams(const Options& o, const Environment& env) {
   return phase;
 }
 
-// The stream model is sized before the environment starts (it is in the config).
+// The stream models are sized before the environment starts (they are in the config).
 std::string stream_model(const Options& o) {
   const long delay = std::lround(o.stream_hold_s * 1000.0 / (o.stream_words + 3));
   return "gpt-4o-mini+chunk_delay_ms=" + std::to_string(delay) + "+words=" + std::to_string(o.stream_words);
 }
 
+std::string sse_model(const Options& o) {
+  return "gpt-4o-mini+chunk_delay_ms=" + std::to_string(o.sse_interval_ms) +
+         "+words=" + std::to_string(o.sse_events);
+}
+
+ScenarioSettings scenario_settings(const Options& o) {
+  ScenarioSettings s;
+  s.concurrency = o.concurrency;
+  s.warmup_s = o.warmup_s;
+  s.duration_s = o.duration_s;
+  s.request_timeout_ms = o.request_timeout_ms;
+  s.rate = o.rate;
+  s.latency_warmup_s = o.latency_warmup_s;
+  s.latency_duration_s = o.latency_duration_s;
+  s.sse_streams = o.sse_streams;
+  s.sse_open_rate = o.sse_open_rate;
+  s.sse_interval_ms = o.sse_interval_ms;
+  s.sse_events = o.sse_events;
+  s.attackers = o.attackers;
+  s.attack_open_rate = o.attack_open_rate;
+  s.attack_rate = o.attack_rate;
+  s.attack_duration_s = o.attack_duration_s;
+  s.attack_timeout_ms = o.attack_timeout_ms;
+  return s;
+}
+
+// Descriptors a process needs besides the held connections: listeners, logs,
+// the database, the load workers' connections, connections still closing, an
+// upstream keep-alive pool. With less, nginx ran out of worker_connections
+// ("reusing connections") and reset new streams.
+constexpr int kFdReserve = 1024;
+
+bool runs_comparison(const Options& o) {
+  return o.runs("saturation") || o.runs("latency") || o.runs("sse") || o.runs("attack");
+}
+
+// Connections one process may hold at once in the largest scenario chosen:
+// a proxy holds two per stream or per attacker (client and upstream side).
+std::uint64_t fds_needed(const Options& o) {
+  int held = 64;
+  if (o.runs("sse")) held = std::max(held, o.sse_streams);
+  if (o.runs("attack")) held = std::max(held, o.attackers);
+  if (o.runs("hold")) held = std::max(held, o.streams);
+  held = std::max(held, o.concurrency);
+  return 2 * static_cast<std::uint64_t>(held) + kFdReserve;
+}
+
+// Lets the sockets of the last scenario close before the next one starts.
+void settle() {
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+std::string describe_open_loop(const OpenLoopResult& r) {
+  return std::to_string(r.ok) + " ok, " + std::to_string(r.errors) + " errors, " + std::to_string(r.unsent) +
+         " unsent, p50 " + std::to_string(r.latency.p50_us) + " us, p99 " + std::to_string(r.latency.p99_us) +
+         " us";
+}
+
+void run_comparison(const Options& o, const Environment& env, const NginxProxy* nginx,
+                    const std::string& body, Comparison& c) {
+  const auto& s = c.settings;
+  const std::string sse_upstream_model = sse_model(o);
+  const Target mock{"mock", env.upstream_port(), env.upstream_pid(), Environment::kUpstreamKey,
+                    sse_upstream_model};
+  std::vector<std::pair<Target, TargetRun*>> targets;
+  if (nginx != nullptr) {
+    targets.push_back(
+        {Target{"nginx", nginx->port(), nginx->pid(), Environment::kUpstreamKey, sse_upstream_model},
+         &c.nginx});
+  }
+  targets.push_back(
+      {Target{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(), Environment::kSseAlias},
+       &c.gateway});
+
+  if (o.runs("saturation")) {
+    for (auto& [t, run] : targets) {
+      if (g_interrupted) return;
+      progress("(a) saturation through " + t.name + ": C=" + std::to_string(s.concurrency) + ", " +
+               seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
+      run->saturation = run_saturation(s, t, body, env.upstream_pid(), &g_interrupted);
+      progress("  " + describe(*run->saturation) + ", proxy CPU " +
+               std::to_string(static_cast<long>(run->saturation->gateway_cpu_us_per_request)) +
+               " us/request");
+    }
+    settle();
+  }
+  if (o.runs("latency")) {
+    progress("(b) latency at " + std::to_string(static_cast<int>(s.rate)) + " req/s: the mock directly");
+    c.direct_latency = run_latency(s, mock, body, &g_interrupted);
+    progress("  " + describe_open_loop(*c.direct_latency));
+    for (auto& [t, run] : targets) {
+      if (g_interrupted) return;
+      progress("(b) latency through " + t.name);
+      run->latency = run_latency(s, t, body, &g_interrupted);
+      progress("  " + describe_open_loop(*run->latency));
+    }
+    settle();
+  }
+  if (o.runs("sse")) {
+    for (auto& [t, run] : targets) {
+      if (g_interrupted) return;
+      progress("(c) " + std::to_string(s.sse_streams) + " SSE streams through " + t.name + " at " +
+               std::to_string(static_cast<int>(s.sse_open_rate)) + "/s, an event every " +
+               std::to_string(s.sse_interval_ms) + " ms");
+      run->sse = run_sse(s, t, &g_interrupted);
+      const auto& r = run->sse->result;
+      progress("  " + std::to_string(r.completed) + " completed, " + std::to_string(r.errors) +
+               " errors, peak open " + std::to_string(r.peak_open) + ", first event p50 " +
+               std::to_string(r.first_event_latency.p50_us) + " us, RSS " +
+               std::to_string(run->sse->rss_before_kib) + " -> " + std::to_string(run->sse->rss_at_peak_kib) +
+               " KiB at " + std::to_string(run->sse->open_at_peak) + " open");
+      settle();
+    }
+  }
+  if (o.runs("attack")) {
+    for (auto& [t, run] : targets) {
+      if (g_interrupted) return;
+      progress("(d) " + std::to_string(s.attackers) + " attacker connections to " + t.name +
+               ", a client at " + std::to_string(static_cast<int>(s.attack_rate)) + " req/s for " +
+               seconds(s.attack_duration_s));
+      run->attack = run_attack(s, t, body, &g_interrupted);
+      progress("  attackers open " + std::to_string(run->attack->open_when_measured) + ", closed by " +
+               t.name + " " + std::to_string(run->attack->attack.closed_by_server) + "; client " +
+               describe_open_loop(run->attack->client));
+      settle();
+    }
+  }
+}
+
+// One request through nginx, so a broken baseline fails with a clear message.
+void smoke_test_nginx(const NginxProxy& nginx, const std::string& body) {
+  HttpConnection conn(nginx.port(), 10000);
+  if (int s = conn.exchange(build_request("POST", "/v1/chat/completions", Environment::kUpstreamKey, body));
+      s != 200) {
+    throw std::runtime_error("nginx answered the benchmark request with HTTP " + std::to_string(s) + ": " +
+                             conn.body().substr(0, 300));
+  }
+}
+
 }  // namespace
 
+// Sizes the scenarios to the open-files limit this process (and so every
+// child) got: a proxy holds two descriptors per stream (client and upstream
+// side) plus a few of its own, so with the limit L at most (L - reserve) / 2
+// streams can be open through it. Returns a note for each cut.
+std::vector<std::string> fit_to_fd_limit(Options& o, std::uint64_t limit) {
+  std::vector<std::string> notes;
+  const int per_proxy =
+      std::max(1, (static_cast<int>(std::min<std::uint64_t>(limit, 1 << 30)) - kFdReserve) / 2);
+  const auto cut = [&](int& value, int max, const char* what) {
+    if (value <= max) return;
+    notes.push_back(std::string(what) + " cut from " + std::to_string(value) + " to " + std::to_string(max) +
+                    ": RLIMIT_NOFILE is " + std::to_string(limit));
+    value = max;
+  };
+  if (o.runs("sse")) cut(o.sse_streams, per_proxy, "--sse-streams");
+  if (o.runs("hold")) cut(o.streams, per_proxy, "--streams");
+  if (o.runs("attack")) cut(o.attackers, static_cast<int>(limit) - kFdReserve, "--attackers");
+  return notes;
+}
+
 int main(int argc, char** argv) {
-  const Options o = parse_options(argc, argv);
+  Options o = parse_options(argc, argv);
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
 
   BenchReport report;
   report.options = o;
-  report.fd_limit = raise_fd_limit();
+  report.fd_needed = fds_needed(o);
+  report.fd_limit = raise_fd_limit(report.fd_needed);
+  if (report.fd_limit < report.fd_needed) {
+    progress("warning: RLIMIT_NOFILE is " + std::to_string(report.fd_limit) +
+             " (hard limit; it cannot be raised "
+             "here), the scenarios need about " +
+             std::to_string(report.fd_needed) +
+             " per process: raise it with ulimit -Hn (root, CAP_SYS_RESOURCE) before running");
+    report.notes = fit_to_fd_limit(o, report.fd_limit);
+    for (const auto& n : report.notes) progress("  " + n);
+    report.options = o;
+  }
   report.cpus = std::thread::hardware_concurrency();
   const std::string body = make_body(Environment::kModelAlias, static_cast<std::size_t>(o.body_bytes));
   report.body_bytes = body.size();
   report.pii_mode = o.pii_mode;
+  Comparison comparison;
+  comparison.settings = scenario_settings(o);
+  comparison.body_bytes = body.size();
+  comparison.pii_mode = o.pii_mode;
 
   try {
     EnvironmentOptions eo;
     eo.modelgw_bin = o.modelgw_bin;
+    eo.mock_upstream_bin = o.mock_upstream_bin;
+    eo.mock_threads = o.mock_threads;
     eo.fake_upstream_bin = o.fake_upstream_bin;
     eo.plugin_dir = o.plugin_dir;
     eo.stream_model = stream_model(o);
-    eo.max_streams = o.skip_streams ? 0 : o.streams;
+    eo.sse_stream_model = sse_model(o);
+    eo.max_streams = static_cast<int>((report.fd_needed - kFdReserve) / 2);
     eo.concurrency = o.concurrency;
     eo.keep_temp = o.keep_temp;
     eo.pii_mode = o.pii_mode;
-    progress("starting fake_upstream and modelgw");
+    progress("starting the upstream and modelgw");
     Environment env(eo);
-    progress("ready: fake_upstream on 127.0.0.1:" + std::to_string(env.upstream_port()) +
+    progress("ready: " + env.upstream_name() + " on 127.0.0.1:" + std::to_string(env.upstream_port()) +
              ", modelgw on 127.0.0.1:" + std::to_string(env.gateway_port()) + ", temp dir " + env.temp_dir() +
              (o.keep_temp ? " (kept)" : ""));
     smoke_test(env, body);
 
-    if (!o.skip_load) {
+    std::unique_ptr<NginxProxy> nginx;
+    if (runs_comparison(o) && !o.skip_nginx) {
+      try {
+        NginxOptions no;
+        no.nginx_bin = o.nginx_bin;
+        no.dir = std::filesystem::path(env.temp_dir()) / "nginx";
+        no.upstream_port = env.upstream_port();
+        // Client and upstream connections of the one worker, bounded by what it may open.
+        no.worker_connections = static_cast<int>(std::min<std::uint64_t>(report.fd_needed, report.fd_limit));
+        nginx = std::make_unique<NginxProxy>(no);
+        comparison.nginx_version = nginx->version();
+        progress("nginx (" + nginx->version() + ") on 127.0.0.1:" + std::to_string(nginx->port()));
+        smoke_test_nginx(*nginx, body);
+      } catch (const std::exception& e) {
+        comparison.nginx_error = e.what();
+        nginx.reset();
+        progress("nginx baseline not available, modelgw alone: " + comparison.nginx_error);
+      }
+    } else if (o.skip_nginx) {
+      comparison.nginx_error = "--no-nginx";
+    }
+    if (runs_comparison(o)) run_comparison(o, env, nginx.get(), body, comparison);
+
+    if (o.runs("direct") && !g_interrupted) {
       report.load.push_back(compare(o, env, body, o.concurrency, o.warmup_s, o.duration_s));
       if (!g_interrupted && o.concurrency != 1) {
         report.load.push_back(compare(o, env, body, 1, o.low_warmup_s, o.low_duration_s));
       }
     }
-    if (!o.skip_streams && !g_interrupted) report.streams = run_streams(o, env);
+    if (o.runs("hold") && !g_interrupted) report.streams = run_streams(o, env);
 
-    const bool failed = report.total_errors() > 0 || (report.streams && !report.streams_all_completed());
-    progress("stopping modelgw and fake_upstream");
+    const bool failed = report.total_errors() > 0 || (report.streams && !report.streams_all_completed()) ||
+                        comparison.failures() > 0;
+    progress("stopping the processes");
     if (failed) {
       std::cerr << "---- last lines of the modelgw log ----\n"
-                << env.gateway_log_tail(30) << "---- last lines of the fake_upstream log ----\n"
+                << env.gateway_log_tail(30) << "---- last lines of the upstream log ----\n"
                 << env.upstream_log_tail(10) << "----\n";
+      if (nginx) std::cerr << "---- last lines of the nginx error log ----\n" << nginx->error_log_tail(10);
     }
-    report.shutdown = env.stop();
+    if (nginx) report.shutdown = "nginx: " + nginx->stop() + ", ";
+    report.shutdown += env.stop();
   } catch (const std::exception& e) {
     report.setup_error = e.what();
     std::cerr << "gateway_bench: " << e.what() << "\n";
@@ -239,14 +415,20 @@ int main(int argc, char** argv) {
     report.setup_error += (report.setup_error.empty() ? "" : "; ") + std::string("interrupted");
 
   print_report(report, std::cout);
+  if (runs_comparison(o)) print_comparison(comparison, std::cout);
+  const int exit_code = report.exit_code() != 0 || comparison.failures() > 0 ? 1 : 0;
+  std::cout << "\nexit code " << exit_code << "\n";
   if (o.json_path) {
     try {
-      write_json(report, *o.json_path);
+      nlohmann::json extra = nlohmann::json::object();
+      if (runs_comparison(o)) extra["comparison"] = comparison_json(comparison);
+      extra["exit_code"] = exit_code;
+      write_json(report, *o.json_path, extra);
       std::cout << "JSON written to " << *o.json_path << "\n";
     } catch (const std::exception& e) {
       std::cerr << "gateway_bench: " << e.what() << "\n";
       return 1;
     }
   }
-  return report.exit_code();
+  return exit_code;
 }

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bench {
 
@@ -23,9 +24,33 @@ struct Options {
   int stream_words = 40;
   double stream_timeout_s = 0;  // bound on the stream phase; 0: hold + 30 s
   bool skip_streams = false;
+  // Which parts run (see README.md): the comparison scenarios "saturation",
+  // "latency", "sse", "attack", and the older phases "direct" (closed loop
+  // direct vs gateway at C and C=1) and "hold" (N streams at once).
+  std::vector<std::string> scenarios = {"saturation", "latency", "sse", "attack"};
+  bool runs(const std::string& name) const;
+  // (b) latency at a fixed rate.
+  double rate = 200;
+  double latency_warmup_s = 1;
+  double latency_duration_s = 10;
+  // (c) SSE streams opened at a rate.
+  int sse_streams = 10000;
+  double sse_open_rate = 2500;
+  int sse_interval_ms = 2000;
+  int sse_events = 5;
+  // (d) attacker.
+  int attackers = 10000;
+  double attack_open_rate = 5000;
+  double attack_rate = 200;
+  double attack_duration_s = 10;
+  int attack_timeout_ms = 5000;
   // Environment.
   std::string modelgw_bin;
-  std::string fake_upstream_bin;
+  std::string fake_upstream_bin;  // set: the upstream is fake_upstream instead of the mock
+  std::string mock_upstream_bin;
+  int mock_threads = 1;
+  std::string nginx_bin = "/usr/sbin/nginx";
+  bool skip_nginx = false;
   std::string plugin_dir;
   bool keep_temp = false;
   std::optional<std::string> json_path;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -242,9 +243,16 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-std::uint64_t raise_fd_limit() {
+std::uint64_t raise_fd_limit(std::uint64_t wanted) {
   rlimit rl{};
   if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) return 0;
+  if (wanted > rl.rlim_max) {
+    std::uint64_t nr_open = 1048576;
+    std::ifstream("/proc/sys/fs/nr_open") >> nr_open;
+    rlimit raised{};
+    raised.rlim_cur = raised.rlim_max = static_cast<rlim_t>(std::min<std::uint64_t>(wanted, nr_open));
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) return static_cast<std::uint64_t>(raised.rlim_cur);
+  }
   if (rl.rlim_cur < rl.rlim_max) {
     rlimit raised = rl;
     raised.rlim_cur = rl.rlim_max;

@@ -68,8 +68,10 @@ class TempDir {
   bool keep_ = false;
 };
 
-// Raises the soft RLIMIT_NOFILE to the hard limit; returns the new soft limit.
-std::uint64_t raise_fd_limit();
+// Raises the soft RLIMIT_NOFILE to at least `wanted` (children inherit it):
+// to the hard limit, and past it (up to fs.nr_open) when the process may
+// raise hard limits (root, CAP_SYS_RESOURCE). Returns the new soft limit.
+std::uint64_t raise_fd_limit(std::uint64_t wanted = 0);
 
 // A port on 127.0.0.1 that was free a moment ago (bind to 0, read, close).
 std::uint16_t pick_free_port();

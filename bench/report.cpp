@@ -97,14 +97,17 @@ int BenchReport::exit_code() const {
 
 void print_report(const BenchReport& r, std::ostream& out) {
   out << "\n=== modelgw gateway benchmark ===\n";
-  out << strf("machine: %u CPUs, RLIMIT_NOFILE %llu\n", r.cpus, static_cast<unsigned long long>(r.fd_limit));
+  out << strf("machine: %u CPUs, RLIMIT_NOFILE %llu (the largest scenario needs about %llu per process)\n",
+              r.cpus, static_cast<unsigned long long>(r.fd_limit),
+              static_cast<unsigned long long>(r.fd_needed));
+  for (const auto& n : r.notes) out << "note: " << n << "\n";
   if (!r.setup_error.empty()) out << "ABORTED: " << r.setup_error << "\n";
 
   if (!r.load.empty()) {
     out << "\nNon-streamed chat completion, " << r.body_bytes
         << "-byte JSON body; closed loop, one keep-alive connection per worker; gateway PII mode "
         << r.pii_mode << ".\n"
-        << "direct = fake_upstream alone; gateway = client -> modelgw -> fake_upstream. Latencies in us.\n\n";
+        << "direct = the upstream alone; gateway = client -> modelgw -> upstream. Latencies in us.\n\n";
     out << strf("  %-8s %4s %9s %7s %9s %8s %8s %8s %9s %8s %8s\n", "target", "C", "requests", "errors",
                 "RPS", "p50", "p90", "p99", "max", "gwCPU/rq", "upCPU/rq");
     for (const auto& c : r.load) {
@@ -152,13 +155,17 @@ void print_report(const BenchReport& r, std::ostream& out) {
     out << strf("  phase total                  %9.3f s\n", s.total_s);
     out << strf("  modelgw peak threads / RSS   %ld / %.1f MiB\n", r.streams->gateway_threads_peak,
                 static_cast<double>(r.streams->gateway_rss_peak_kib) / 1024.0);
-    out << strf("  fake_upstream peak threads   %ld\n", r.streams->upstream_threads_peak);
+    out << strf("  upstream peak threads        %ld\n", r.streams->upstream_threads_peak);
     out << strf("  TCP listen overflows / SYN retransmits during the phase: %ld / %ld\n",
                 r.streams->tcp.listen_overflows, r.streams->tcp.syn_retrans);
     for (const auto& [kind, count] : s.error_kinds) out << "  error x" << count << ": " << kind << "\n";
     for (const auto& sample : s.error_samples) out << "    e.g. " << sample << "\n";
   }
 
+  if (r.load.empty() && !r.streams) {
+    if (!r.shutdown.empty()) out << "\nshutdown: " << r.shutdown << "\n";
+    return;
+  }
   out << "\nTargets\n";
   if (const auto* low = low_pass(r)) {
     out << strf("  added median latency < %lld us (C=1, non-streamed): %s (%+lld us)\n",
@@ -178,7 +185,7 @@ void print_report(const BenchReport& r, std::ostream& out) {
   out << "errors in total: " << r.total_errors() << "; exit code " << r.exit_code() << "\n";
 }
 
-void write_json(const BenchReport& r, const std::string& path) {
+void write_json(const BenchReport& r, const std::string& path, const nlohmann::json& extra) {
   const auto& o = r.options;
   nlohmann::json j;
   j["settings"] = {{"concurrency", o.concurrency},
@@ -227,6 +234,8 @@ void write_json(const BenchReport& r, const std::string& path) {
                     {"tcp_listen_drops", r.streams->tcp.listen_drops},
                     {"tcp_syn_retransmits", r.streams->tcp.syn_retrans}};
   }
+  j["fd_needed"] = r.fd_needed;
+  j["notes"] = r.notes;
   j["targets"] = {{"added_p50_under_200us", r.latency_target_met()},
                   {"streams_all_completed", r.streams_all_completed()},
                   {"streams_held_concurrently_without_error", r.streams_target_met()}};
@@ -234,6 +243,7 @@ void write_json(const BenchReport& r, const std::string& path) {
   j["shutdown"] = r.shutdown;
   j["total_errors"] = r.total_errors();
   j["exit_code"] = r.exit_code();
+  for (const auto& [key, value] : extra.items()) j[key] = value;
   std::ofstream f(path);
   f << j.dump(2) << "\n";
   if (!f) throw std::runtime_error("cannot write " + path);

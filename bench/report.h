@@ -6,6 +6,7 @@
 #include "process.h"
 #include "sse_holder.h"
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -43,6 +44,8 @@ struct StreamPhase {
 struct BenchReport {
   Options options;
   std::uint64_t fd_limit = 0;
+  std::uint64_t fd_needed = 0;     // what the largest scenario needs per process
+  std::vector<std::string> notes;  // scenarios cut to fit the fd limit
   unsigned cpus = 0;
   std::size_t body_bytes = 0;
   std::string pii_mode;              // the gateway's PII mode during the run
@@ -59,7 +62,9 @@ struct BenchReport {
 };
 
 void print_report(const BenchReport& report, std::ostream& out);
-// Throws std::runtime_error when the file cannot be written.
-void write_json(const BenchReport& report, const std::string& path);
+// Throws std::runtime_error when the file cannot be written. `extra`
+// members (e.g. the nginx comparison) are added at the top level.
+void write_json(const BenchReport& report, const std::string& path,
+                const nlohmann::json& extra = nlohmann::json::object());
 
 }  // namespace bench

@@ -71,7 +71,10 @@ class Holder {
       return r_;
     }
     begin_ = Clock::now();
-    for (std::size_t i = 0; i < streams_.size(); ++i) start(i);
+    if (o_.open_rate <= 0) {
+      for (std::size_t i = 0; i < streams_.size(); ++i) start(i);
+      next_start_ = streams_.size();
+    }
     loop();
     ::close(epfd_);
     r_.total_s = seconds_since_begin();
@@ -110,10 +113,11 @@ class Holder {
         begin_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
     auto next_tick = Clock::now();
     std::vector<epoll_event> events(1024);
-    while (live_ > 0) {
+    while (live_ > 0 || next_start_ < streams_.size()) {
       const auto now = Clock::now();
+      start_due(now);
       if (now >= next_tick) {
-        if (o_.on_tick) o_.on_tick();
+        if (o_.on_tick) o_.on_tick(open_now_);
         next_tick = now + std::chrono::milliseconds(100);
       }
       if (now >= deadline || (o_.interrupted != nullptr && o_.interrupted->load())) {
@@ -126,12 +130,22 @@ class Holder {
         }
         break;
       }
-      const int n = ::epoll_wait(epfd_, events.data(), static_cast<int>(events.size()), 50);
+      // While streams are still being opened, wake up often enough to keep the pace.
+      const int wait_ms = next_start_ < streams_.size() ? 1 : 50;
+      const int n = ::epoll_wait(epfd_, events.data(), static_cast<int>(events.size()), wait_ms);
       for (int k = 0; k < n; ++k) {
         const auto i = static_cast<std::size_t>(events[static_cast<std::size_t>(k)].data.u64);
         if (streams_[i].phase != Phase::finished) on_ready(i, events[static_cast<std::size_t>(k)].events);
       }
     }
+  }
+
+  // Starts every stream whose time has come: stream i at begin + i / rate.
+  void start_due(Clock::time_point now) {
+    if (next_start_ >= streams_.size()) return;
+    const double elapsed = std::chrono::duration<double>(now - begin_).count();
+    const auto due = static_cast<std::size_t>(elapsed * o_.open_rate) + 1;
+    while (next_start_ < streams_.size() && next_start_ < due) start(next_start_++);
   }
 
   void on_ready(std::size_t i, std::uint32_t ev) {
@@ -348,6 +362,7 @@ class Holder {
   int epfd_ = -1;
   int live_ = 0;
   int open_now_ = 0;
+  std::size_t next_start_ = 0;  // streams [0, next_start_) have been started
   Clock::time_point begin_;
   std::vector<std::int64_t> first_event_us_;
   std::vector<std::int64_t> duration_us_;

@@ -1,4 +1,4 @@
-// Opens N streaming chat requests at once over non-blocking raw sockets, holds
+// Opens N streaming chat requests (at once, or at a given rate) over non-blocking raw sockets, holds
 // them all open in one epoll loop, and checks that each one answers 200,
 // delivers every chunk and ends with "data: [DONE]".
 #pragma once
@@ -18,9 +18,12 @@ struct StreamOptions {
   std::uint16_t port = 0;
   std::string request;  // complete HTTP/1.1 request bytes (a "stream": true chat request)
   int streams = 1000;
-  std::string expected_content;   // the concatenated deltas every stream must deliver
-  double timeout_s = 60;          // bound on the whole phase; streams still open then are errors
-  std::function<void()> on_tick;  // called about every 100 ms from the loop (sampling)
+  std::string expected_content;  // the concatenated deltas every stream must deliver
+  double open_rate = 0;          // new streams per second; 0: all at once
+  double timeout_s = 60;         // bound on the whole phase; streams still open then are errors
+  // Called about every 100 ms from the loop (sampling), with the number of
+  // streams open at that moment (first event received, not yet finished).
+  std::function<void(int open_now)> on_tick;
   const std::atomic<bool>* interrupted = nullptr;
 };
 

@@ -23,9 +23,11 @@ static_assert(offsetof(mgw_plugin_descriptor, abi_major) == 4 && offsetof(mgw_pl
 static_assert(offsetof(mgw_plugin_descriptor, name) == 16 && offsetof(mgw_plugin_descriptor, hooks) == 32);
 static_assert(sizeof(mgw_plugin_descriptor) == 40);
 
-static_assert(sizeof(mgw_call_context) == 88 && offsetof(mgw_call_context, stream) == 64 &&
+static_assert(sizeof(mgw_call_context) == 104 && offsetof(mgw_call_context, stream) == 64 &&
               offsetof(mgw_call_context, default_max_tokens) == 72 &&
-              offsetof(mgw_call_context, prompt_tokens) == 80);
+              offsetof(mgw_call_context, prompt_tokens) == 80 && offsetof(mgw_call_context, members) == 88 &&
+              offsetof(mgw_call_context, member_count) == 96);
+static_assert(sizeof(mgw_json_member) == 32 && offsetof(mgw_json_member, value) == 16);
 static_assert(sizeof(mgw_request_sink) == 48 && offsetof(mgw_request_sink, host_data) == 8);
 static_assert(sizeof(mgw_usage) == 32 && offsetof(mgw_usage, prompt_tokens) == 8);
 static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_after_ms) == 64);
@@ -50,9 +52,9 @@ static_assert(sizeof(mgw_row_sink) == 48 && offsetof(mgw_row_sink, callback_prom
 static_assert(sizeof(mgw_storage_hooks) == 136 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
               offsetof(mgw_storage_hooks, on_prompt_activate) == 128);
 
-TEST(AbiLayout, VersionIsOnePointZero) {
+TEST(AbiLayout, VersionIsOnePointOne) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 0);
+  EXPECT_EQ(MGW_ABI_MINOR, 1);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

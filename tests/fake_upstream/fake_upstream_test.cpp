@@ -528,6 +528,18 @@ TEST(ParseModel, CommentsFlag) {
   EXPECT_FALSE(fake_upstream::parseModel("m+comments=1").error.empty());
 }
 
+TEST(ParseModel, EdgeFaults) {
+  const auto parsed =
+      fake_upstream::parseModel("m+interim_forever+both_lengths+flood_bytes=4000000+long_line=4194304");
+  ASSERT_TRUE(parsed.error.empty()) << parsed.error;
+  EXPECT_TRUE(parsed.faults.interimForever);
+  EXPECT_TRUE(parsed.faults.bothLengths);
+  EXPECT_EQ(parsed.faults.floodBytes, 4000000);
+  EXPECT_EQ(parsed.faults.longLine, 4194304);
+  EXPECT_FALSE(fake_upstream::parseModel("m+interim_forever=1").error.empty());
+  EXPECT_FALSE(fake_upstream::parseModel("m+long_line").error.empty());
+}
+
 TEST(ParseModel, RejectsBadDirectives) {
   for (const char* model : {"m+nope", "m+status", "m+status=42", "m+status=4xx", "m+split=1", "m+",
                             "m++split", "m+delay_ms=-5"}) {

@@ -8,6 +8,7 @@ namespace {
 // Upper bounds keep a typo (delay_ms=9999999999) from wedging a test run.
 constexpr int kMaxDelayMs = 600'000;
 constexpr int kMaxWords = 1'000'000;
+constexpr int kMaxStreamBytes = 1 << 30;
 
 bool parseInt(std::string_view text, int lo, int hi, int& out) {
   int value = 0;
@@ -37,12 +38,21 @@ constexpr IntDirective kIntDirectives[] = {
     {"cut_after", &Faults::cutAfter, 0, kMaxWords},
     {"chunk_delay_ms", &Faults::chunkDelayMs, 0, kMaxDelayMs},
     {"words", &Faults::words, 0, kMaxWords},
+    {"flood_bytes", &Faults::floodBytes, 0, kMaxStreamBytes},
+    {"long_line", &Faults::longLine, 0, kMaxStreamBytes},
 };
 
 constexpr FlagDirective kFlagDirectives[] = {
-    {"quota", &Faults::quota},      {"context", &Faults::context},   {"html", &Faults::html},
-    {"garbage", &Faults::garbage},  {"error200", &Faults::error200}, {"split", &Faults::split},
-    {"no_usage", &Faults::noUsage}, {"comments", &Faults::comments},
+    {"quota", &Faults::quota},
+    {"context", &Faults::context},
+    {"html", &Faults::html},
+    {"garbage", &Faults::garbage},
+    {"error200", &Faults::error200},
+    {"split", &Faults::split},
+    {"no_usage", &Faults::noUsage},
+    {"comments", &Faults::comments},
+    {"interim_forever", &Faults::interimForever},
+    {"both_lengths", &Faults::bothLengths},
 };
 
 // Applies one "name" or "name=value" directive; returns an error text or "".

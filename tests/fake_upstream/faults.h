@@ -11,20 +11,24 @@ namespace fake_upstream {
 
 struct Faults {
   // -1 means "not given" for every number below.
-  int status = -1;        // status=N, 400..599
-  int retryAfter = -1;    // retry_after=S
-  int delayMs = -1;       // delay_ms=N, before the status line
-  int cutAfter = -1;      // cut_after=N
-  int chunkDelayMs = -1;  // chunk_delay_ms=N
-  int words = -1;         // words=N
-  bool quota = false;     // 429 insufficient_quota
-  bool context = false;   // 400 context_length_exceeded
-  bool html = false;      // 502 text/html page
-  bool garbage = false;   // 200 with a truncated JSON body
-  bool error200 = false;  // 200 with an error object as body
-  bool split = false;     // SSE in 1..7 byte fragments with CRLF
-  bool noUsage = false;   // never send usage
-  bool comments = false;  // SSE comment blocks between events (and Anthropic pings)
+  int status = -1;              // status=N, 400..599
+  int retryAfter = -1;          // retry_after=S
+  int delayMs = -1;             // delay_ms=N, before the status line
+  int cutAfter = -1;            // cut_after=N
+  int chunkDelayMs = -1;        // chunk_delay_ms=N
+  int words = -1;               // words=N
+  int floodBytes = -1;          // flood_bytes=N: streams relay at least N bytes of deltas
+  int longLine = -1;            // long_line=N: streams carry one data line of N bytes
+  bool quota = false;           // 429 insufficient_quota
+  bool context = false;         // 400 context_length_exceeded
+  bool html = false;            // 502 text/html page
+  bool garbage = false;         // 200 with a truncated JSON body
+  bool error200 = false;        // 200 with an error object as body
+  bool split = false;           // SSE in 1..7 byte fragments with CRLF
+  bool noUsage = false;         // never send usage
+  bool comments = false;        // SSE comment blocks between events (and Anthropic pings)
+  bool interimForever = false;  // 100 Continue forever, never a final answer
+  bool bothLengths = false;     // Content-Length and Transfer-Encoding together
 };
 
 struct ParsedModel {

@@ -4,6 +4,7 @@
 #include <Poco/Net/HTTPServerRequest.h>
 #include <Poco/Net/HTTPServerResponse.h>
 
+#include "edge_faults.h"
 #include "http_util.h"
 
 namespace fake_upstream {
@@ -28,6 +29,13 @@ class InspectHandler : public Poco::Net::HTTPRequestHandler {
         return sendJson(response, 200, "{\"cleared\":" + std::to_string(ctx_.log.clear()) + "}");
       }
       return methodNotAllowed(response);
+    }
+    if (path == "/_fake/interim") {
+      if (method != "GET") return methodNotAllowed(response);
+      const auto counts = interimCounts();
+      return sendJson(
+          response, 200,
+          "{\"open\":" + std::to_string(counts.open) + ",\"total\":" + std::to_string(counts.total) + "}");
     }
     sendJson(response, 404, R"({"error":"no such fake_upstream endpoint"})");
   }

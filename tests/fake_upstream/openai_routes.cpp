@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "edge_faults.h"
 #include "faults.h"
 #include "http_util.h"
 #include "openai_errors.h"
@@ -132,6 +133,9 @@ class ChatCompletionsHandler : public Poco::Net::HTTPRequestHandler {
     ErrorReply error;
     if (validate(body, parsedPtr, req, error)) return sendError(response, error, faults);
 
+    // Below HTTP's usual shape: before every other answer.
+    if (faults.interimForever) return sendInterimForever(request, response);
+
     if (faults.html) return sendHtml(response, faults.status > 0 ? faults.status : 502, faults);
     if (faults.garbage) return sendJson(response, 200, kGarbageBody);
     if (faults.error200) return sendJson(response, 200, serverErrorBody());
@@ -158,6 +162,7 @@ class ChatCompletionsHandler : public Poco::Net::HTTPRequestHandler {
     thread_local std::string out;
     out.clear();
     appendCompletion(out, meta, reply);
+    if (faults.bothLengths) return sendBothLengths(request, response, out);
     if (faults.cutAfter < 0) return sendJson(response, 200, out);
 
     // cut_after=N on a plain completion: promise the whole body, send N bytes.
@@ -179,6 +184,11 @@ class ChatCompletionsHandler : public Poco::Net::HTTPRequestHandler {
                         .comments = faults.comments});
     ChunkBuilder chunks(meta, usage);
     if (!sse.writeData(chunks.roleChunk())) return clientGone(response);
+    // Past any response bound: deltas of floodText() until N bytes went out.
+    for (int flooded = 0; flooded < faults.floodBytes; flooded += static_cast<int>(floodText().size())) {
+      if (!sse.writeData(chunks.contentChunk(floodText()))) return clientGone(response);
+    }
+    if (faults.longLine >= 0 && !writeLongLine(out, faults.longLine)) return clientGone(response);
 
     // Words are separated by exactly one space (buildReply normalises), so
     // each delta is a slice of the reply that keeps its trailing space.

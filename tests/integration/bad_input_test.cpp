@@ -5,6 +5,8 @@
 #include "harness/stack.h"
 
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace it {
 namespace {
@@ -195,6 +197,39 @@ TEST_F(BadInputTest, InvalidUtf8InAStringIs400) {
   EXPECT_TRUE(IsApiError(send(body), 400, "invalid_request_error", "invalid_json", kNoParam));
 }
 
+// A number outside double's range is the client's mistake, not the gateway's:
+// 400 naming the member, as any other bad value (it was a 500).
+TEST_F(BadInputTest, NumberOutOfRangeIs400NamingTheParameter) {
+  const std::string head = R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}])";
+  EXPECT_TRUE(IsApiError(send(head + R"(,"temperature":1e999})"), 400, "invalid_request_error",
+                         "invalid_parameter", "temperature"));
+  EXPECT_TRUE(IsApiError(send(head + R"(,"temperature":-1e999})"), 400, "invalid_request_error",
+                         "invalid_parameter", "temperature"));
+  EXPECT_TRUE(IsApiError(send(head + ",\"seed\":1" + std::string(400, '0') + "}"), 400,
+                         "invalid_request_error", "invalid_parameter", "seed"));
+  EXPECT_TRUE(
+      IsApiError(send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi","x":[0,1e999]}]})"),
+                 400, "invalid_request_error", "invalid_parameter", "messages[0].x[1]"));
+  // An integer the gateway reads as a count must fit one.
+  EXPECT_TRUE(IsApiError(send(head + R"(,"max_tokens":9223372036854775808})"), 400, "invalid_request_error",
+                         "invalid_parameter", "max_tokens"));
+}
+
+TEST_F(BadInputTest, NumberOutOfRangeInAPromptVariableIs400) {
+  EXPECT_TRUE(IsApiError(send(R"({"model":"gpt-4o-mini","prompt":{"name":"p","variables":{"n":1e999}}})"),
+                         400, "invalid_request_error", "invalid_parameter", "prompt.variables.n"));
+}
+
+TEST_F(BadInputTest, NumberOutOfRangeInAnAdminBodyIs400) {
+  const std::string admin_key = stack().gateway->create_key("acme", "admin").key;
+  HttpRequest req;
+  req.path = "/internal/v1/tenants";
+  req.body = R"({"name":"overflow","settings":{"x":1e999}})";
+  req.headers.emplace_back("Authorization", "Bearer " + admin_key);
+  EXPECT_TRUE(
+      IsApiError(http_call(port(), req), 400, "invalid_request_error", "invalid_parameter", "settings.x"));
+}
+
 // Runs last: everything above must have left the process serving.
 TEST_F(BadInputTest, ZzStillAliveAndHealthy) {
   send(std::string(60000, '['));
@@ -220,6 +255,60 @@ TEST_F(BadInputTest, UnparsableRequestHeadsGetTheEnvelope) {
     EXPECT_EQ(r.body.find(std::string(100, 'b')), std::string::npos) << "the header's bytes are not echoed";
   }
   EXPECT_EQ(send(chat_body("gpt-4o-mini", "alive after bad heads")).status, 200);
+}
+
+// Client input echoed in an error is a bounded, escaped excerpt: a huge name
+// gets a small answer. Needs bodies of megabytes: the default max_body_bytes.
+class BadInputLargeBodyTest : public SharedStackTest<BadInputLargeBodyTest> {
+ public:
+  static void SetUpTestSuite() {
+    try {
+      GatewayOptions options;
+      options.max_body_bytes = 4 << 20;
+      stack_ = start_stack(std::move(options));
+    } catch (const std::exception& e) {
+      setup_error_ = e.what();
+    }
+  }
+
+ protected:
+  static HttpResponse send(const std::string& body) { return post_chat(port(), key(), body); }
+};
+
+constexpr std::size_t kSmallAnswer = 2048;
+
+TEST_F(BadInputLargeBodyTest, HugeModelNameGetsASmall404) {
+  const auto r = send(chat_body(std::string(1 << 20, 'm'), "hi"));
+  EXPECT_TRUE(IsApiError(r, 404, "invalid_request_error", "model_not_found", "model"));
+  EXPECT_LT(r.body.size(), kSmallAnswer);
+}
+
+TEST_F(BadInputLargeBodyTest, HugeUnknownParameterNameGetsASmall422) {
+  const std::size_t size = 4'000'000;
+  const auto r = send(R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],")" +
+                      std::string(size, 'p') + R"(":1})");
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "unsupported_parameter",
+                         std::string(128, 'p') + "... (4000000 bytes)"));
+  EXPECT_LT(r.body.size(), kSmallAnswer);
+}
+
+TEST_F(BadInputLargeBodyTest, HugeNamesElsewhereGetSmallAnswers) {
+  const std::string huge(1 << 20, 'x');
+  const std::string messages = R"("messages":[{"role":"user","content":"hi"}])";
+  const std::vector<std::pair<std::string, int>> cases = {
+      {R"({"model":"gpt-4o-mini","messages":[{"role":")" + huge + R"(","content":"hi"}]})", 400},
+      {R"({"model":"gpt-4o-mini",)" + messages + R"(,"temperature":1)" + std::string(1 << 20, '9') + "}",
+       400},
+      {R"({"model":"gpt-4o-mini",)" + messages + R"(,")" + huge + R"(":1e999})", 400},
+      {R"({"model":"gpt-4o-mini","prompt":{"name":")" + huge + R"("}})", 404},
+      {R"({"model":"gpt-4o-mini","prompt":{"name":"p",")" + huge + R"(":1}})", 400},
+      {R"({"model":"gpt-4o-mini","prompt":{"name":"p","variables":{")" + huge + R"(":[]}}})", 400},
+  };
+  for (const auto& [body, status] : cases) {
+    const auto r = send(body);
+    EXPECT_EQ(r.status, status) << r.body.substr(0, 300);
+    EXPECT_LT(r.body.size(), kSmallAnswer) << r.body.substr(0, 300);
+  }
 }
 
 }  // namespace

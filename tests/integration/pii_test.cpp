@@ -1,8 +1,8 @@
 // The PII policy end to end, per tenant: flag (the config's default), block
 // and mask set through the internal surface and the CLI, the allow-list, plain
-// and streamed requests, the usage record and the audit line, and hostile
-// input. What the fake upstream received shows what left the gateway; the
-// gateway's log and records must never hold a planted value.
+// and streamed requests, values outside the messages (user, stop, names, tool
+// schemas), the usage record and the audit line, and hostile input. What the fake upstream received shows
+// what left the gateway; the gateway's log and records must never hold a planted value.
 #include "harness/checks.h"
 #include "harness/stack.h"
 
@@ -142,6 +142,64 @@ TEST_F(PiiTest, BlockFindsValuesInToolCallArgumentsAndContentParts) {
                                              {{"type", "text"}, {"text", std::string("SSN ") + kSsn}}})}}});
   EXPECT_TRUE(IsApiError(chat("blocker", parts), 422, "invalid_request_error", "pii_detected",
                          "messages[0].content[1].text"));
+}
+
+// Every string the upstream sees is scanned, not only the messages: `user`,
+// `stop`, message names, tool descriptions and their parameter schemas.
+TEST_F(PiiTest, BlockFindsACardInUserAndInAToolParameterDescription) {
+  const std::string& key = tenant_keys_.at("blocker");
+  json body = {{"model", "gpt-4o-mini"}, {"messages", user("block-marker-5: hello")}, {"user", kCard}};
+  auto r = post_chat(stack_->port(), key, body.dump());
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "user")) << r.body;
+  EXPECT_EQ(r.body.find("4111"), std::string::npos) << "the error must not echo the value";
+
+  const json tool = {
+      {"type", "function"},
+      {"function",
+       {{"name", "pay"},
+        {"description", "Charge the customer's card"},
+        {"parameters",
+         {{"type", "object"},
+          {"properties",
+           {{"card", {{"type", "string"}, {"description", std::string("the card, e.g. ") + kCard}}}}}}}}}};
+  body = {
+      {"model", "gpt-4o-mini"}, {"messages", user("block-marker-6: pay")}, {"tools", json::array({tool})}};
+  r = post_chat(stack_->port(), key, body.dump());
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected",
+                         "tools[0].function.parameters.properties.card.description"))
+      << r.body;
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.pii_action, "blocked");
+  EXPECT_EQ(rec.pii_findings, R"({"payment_card":1})");
+  ASSERT_TRUE(stack_->gateway->wait_log("audit: pii.blocked request=" + r.header("x-request-id"), 5s));
+  EXPECT_NE(stack_->gateway->log().find("param=tools[0].function.parameters.properties.card.description"),
+            std::string::npos);
+  EXPECT_TRUE(stack_->fake->find_request("block-marker-5").is_null())
+      << "a blocked request reached the vendor";
+  EXPECT_TRUE(stack_->fake->find_request("block-marker-6").is_null())
+      << "a blocked request reached the vendor";
+  expect_no_value_leaked({kCard, "4111111111111111"});
+}
+
+TEST_F(PiiTest, MaskReplacesAnEmailInStopAndInAMessageName) {
+  json messages = json::array({{{"role", "user"}, {"name", kEmail}, {"content", "mask-marker-3: hello"}}});
+  json body = {{"model", "gpt-4o-mini"},
+               {"messages", messages},
+               {"stop", json::array({"END", std::string("reply to ") + kEmail})},
+               {"user", "user-42"}};
+  auto r = post_chat(stack_->port(), tenant_keys_.at("masker"), body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("mask-marker-3");
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["body"]["messages"][0]["name"], "[EMAIL_1]");
+  EXPECT_EQ(sent["body"]["messages"][0]["content"], "mask-marker-3: hello");
+  EXPECT_EQ(sent["body"]["stop"], json::array({"END", "reply to [EMAIL_1]"}));
+  EXPECT_EQ(sent["body"]["user"], "user-42") << "clean members go as sent";
+  EXPECT_EQ(sent["body"].dump().find(kEmail), std::string::npos);
+  const auto rec = record_of(r);
+  EXPECT_EQ(rec.pii_action, "masked");
+  EXPECT_EQ(rec.pii_findings, R"({"email":2})");
+  expect_no_value_leaked({kEmail});
 }
 
 TEST_F(PiiTest, MaskSendsPlaceholdersUpstreamNeverTheValue) {

@@ -171,17 +171,48 @@ def ipv6_valid(s):
     return g is not None and len(g) == 8
 
 
+def phone_groups(s):
+    """The digit groups of a phone candidate and the set of separators between them ("(" and ")" aside)."""
+    groups = re.findall(r"\d+", s)
+    seps = set(re.findall(r"[ ./-]", re.sub(r"\(|\) ?| \(", "", s.lstrip("+"))))
+    return [len(g) for g in groups], seps
+
+
 def phone_valid(s):
+    """phone_valid(): E.164 (or 00 and a European country code); NANP; European trunk-0 (10-11 digits, a
+    German mobile's 12, a grouped 9-digit city line); Spanish 9 digits grouped; Italian mobiles 3xx grouped."""
     digits = re.sub(r"\D", "", s)
     if len(set(digits)) <= 1:
         return False
     if s.startswith("+"):
         return 8 <= len(digits) <= 15
-    if len(digits) not in (10, 11):
+    lens, seps = phone_groups(s)
+    if digits.startswith("00"):  # 00 for "+", European country codes only
+        return (len(lens) >= 3 and 4 <= lens[0] <= 5 and not s.startswith("(") and digits[2] in "34"
+                and 8 <= len(digits) - 2 <= 13 and len(digits) <= 15)
+    n, bare = len(digits), len(lens) == 1
+    if len(seps) > 1:
         return False
     if digits[0] == "0":
-        return True
-    return len(digits) == 10 and digits[0] not in "01" and digits[3] not in "01"
+        if digits[1] == "0" or not 9 <= n <= 12:
+            return False
+        de_mobile = digits[:3] in ("015", "016", "017")
+        if bare:
+            return 10 <= n <= 11 or (n == 12 and de_mobile)
+        if not 2 <= lens[0] <= 5 or any(not (3 if n == 9 else 2) <= g <= 8 for g in lens[1:]):
+            return False
+        return n != 12 or (lens[0] == 4 and de_mobile)
+    if bare:
+        return False
+    if n == 10 and digits[0] == "3" and digits[1] != "0" and lens in ([3, 3, 4], [3, 7], [3, 3, 2, 2]):
+        return True  # Italian mobile
+    if n == 9 and digits[0] in "6789" and "/" not in seps:
+        return lens in ([3, 2, 2, 2], [3, 3, 3]) or (digits[0] in "89" and lens == [2, 3, 2, 2] and "." not in seps)
+    if "/" in seps:
+        return False
+    nanp = (n == 10 and lens == [3, 3, 4]) or (n == 11 and digits[0] == "1" and lens == [1, 3, 3, 4])
+    d = digits[-10:]
+    return nanp and d[0] not in "01" and d[3] not in "01" and d[1:3] != "11"
 
 
 EMAIL_SHAPE = re.compile(r"^([A-Za-z0-9._%+-]{1,64})@([A-Za-z0-9.-]{4,253})$")
@@ -656,6 +687,14 @@ T["phone_decoy_isbn"] = {
     "it": ["L'ISBN è {v}."],
     "nl": ["Het ISBN is {v}."],
 }
+T["phone_decoy_ref"] = {
+    "en": ["Your customer number is {v}.", "Order {v} has shipped.", "Ticket {v} is still open."],
+    "de": ["Ihre Kundennummer lautet {v}.", "Die Bestellung {v} ist unterwegs.", "Vorgang {v} ist noch offen."],
+    "fr": ["Votre numéro client est {v}.", "La commande {v} a été expédiée."],
+    "es": ["Su número de cliente es {v}.", "El pedido {v} ya salió."],
+    "it": ["Il suo codice cliente è {v}.", "L'ordine {v} è stato spedito."],
+    "nl": ["Uw klantnummer is {v}.", "Bestelling {v} is verzonden."],
+}
 T["phone_decoy_ts"] = {
     "en": ["The log shows `ts={v}` for the failed request.", "The event has timestamp {v}."],
     "de": ["Im Log steht `ts={v}`."],
@@ -1029,46 +1068,60 @@ def gen_phone(rng, lang):
                                f"+1 {area} {exch} {line}", f"+1-{area}-{exch}-{line}", f"+1 ({area}) {exch}-{line}"])
         elif country == "uk":
             text = rng.choice([f"020 {rng.choice('378')}{d(3)} {d(4)}", f"07{rng.choice('3456789')}{d(2)} {d(6)}",
-                               f"+44 20 {rng.choice('378')}{d(3)} {d(4)}", f"+44 7{rng.choice('3456789')}{d(2)} {d(6)}"])
+                               f"+44 20 {rng.choice('378')}{d(3)} {d(4)}", f"+44 7{rng.choice('3456789')}{d(2)} {d(6)}",
+                               f"(020) {rng.choice('378')}{d(3)} {d(4)}", f"0161 496 {d(4)}",
+                               f"+44 (0)20 {rng.choice('378')}{d(3)} {d(4)}"])
         elif country == "de":
+            mobile = f"01{rng.choice(['51', '52', '57', '59', '60', '62', '70', '71', '72', '73', '75', '76', '77', '78', '79'])}"
+            city = rng.choice(["69", "89", "40", "221", "211", "711", "341"])
             text = rng.choice([f"030 {rng.choice('123456789')}{d(6)}", f"089 {rng.choice('123456789')}{d(7)}",
                                f"015{rng.choice('12579')} {d(7)}", f"030/{rng.choice('123456789')}{d(6)}",
                                f"+49 30 {rng.choice('123456789')}{d(7)}", f"+49 15{rng.choice('12579')} {d(8)}",
-                               f"0171-{d(7)}"])
+                               f"0171-{d(7)}",
+                               # 12-digit mobiles and short city lines, as written every day
+                               f"{mobile} {d(8)}", f"{mobile}-{d(8)}", f"{mobile}/{d(8)}", f"{mobile} {d(4)} {d(4)}",
+                               f"0{city}/{rng.choice('123456789')}{d(5)}", f"0{city} {rng.choice('123456789')}{d(5)}",
+                               f"(0{city}) {rng.choice('123456789')}{d(5)}", f"+49 (0){city} {rng.choice('123456789')}{d(5)}",
+                               f"030 {rng.choice('123456789')}{d(7)}",
+                               f"0049 {city} {rng.choice('123456789')}{d(5)}", f"0049 (0){city} {rng.choice('123456789')}{d(5)}"])
         elif country == "fr":
             pairs = lambda: " ".join(d(2) for _ in range(4))  # noqa: E731
             text = rng.choice([f"0{rng.choice('67')} {pairs()}", f"01 {pairs()}", f"+33 {rng.choice('167')} {pairs()}",
-                               f"0{rng.choice('67')}.{pairs().replace(' ', '.')}"])
+                               f"0{rng.choice('67')}.{pairs().replace(' ', '.')}",
+                               f"0{rng.choice('67')}-{pairs().replace(' ', '-')}", f"+33 (0){rng.choice('67')} {pairs()}"])
         elif country == "es":
             text = rng.choice([f"6{d(2)} {d(2)} {d(2)} {d(2)}", f"+34 6{d(2)} {d(2)} {d(2)} {d(2)}",
-                               f"+34 91{d(1)} {d(3)} {d(3)}", f"+34 6{d(2)} {d(3)} {d(3)}"])
+                               f"+34 91{d(1)} {d(3)} {d(3)}", f"+34 6{d(2)} {d(3)} {d(3)}",
+                               f"6{d(2)} {d(3)} {d(3)}", f"9{rng.choice('1356')} {d(3)} {d(2)} {d(2)}",
+                               f"7{d(2)} {d(3)} {d(3)}"])
         elif country == "it":
+            mob = f"3{rng.choice('234456789')}{d(1)}"
             text = rng.choice([f"+39 06 {d(4)} {d(4)}", f"06 {d(4)} {d(4)}", f"+39 3{rng.choice('234')}{d(1)} {d(3)} {d(4)}",
-                               f"02 {d(4)} {d(4)}", f"+39 02 {d(8)}"])
+                               f"02 {d(4)} {d(4)}", f"+39 02 {d(8)}",
+                               f"{mob} {d(3)} {d(4)}", f"{mob} {d(7)}", f"{mob}/{d(7)}", f"{mob} {d(3)} {d(2)} {d(2)}",
+                               f"02 {rng.choice('123456789')}{d(6)}", f"0039 {mob} {d(7)}"])
         else:  # nl
             text = rng.choice([f"020 {d(3)} {d(4)}", f"06 {rng.choice('123456789')}{d(7)}", f"+31 6 {rng.choice('123456789')}{d(7)}",
-                               f"+31 20 {d(3)} {d(4)}", f"06-{rng.choice('123456789')}{d(7)}"])
+                               f"+31 20 {d(3)} {d(4)}", f"06-{rng.choice('123456789')}{d(7)}",
+                               f"0{rng.choice(['10', '30', '70'])}-{rng.choice('123456789')}{d(6)}",
+                               f"(020) {d(3)} {d(4)}", f"+31 (0)20 {d(3)} {d(4)}"])
         digits = re.sub(r"\D", "", text)
         if len(set(digits)) > 1:
             break
-    # Spanish national numbers have 9 digits and no trunk prefix; they are phone
-    # numbers all the same, and the kind says so for the error report.
-    national_es = country == "es" and not text.startswith("+")
-    if not national_es:
-        assert phone_valid(text), text
+    assert phone_valid(text), text
     fmt = "e164" if text.startswith("+") else "national"
     return text, f"phone/{country}/{fmt}"
 
 
 def gen_phone_decoy(rng, lang):
     r = rng.random()
-    if r < 0.45:
+    if r < 0.35:
         c = rng.choice("0123456789")
         text = rng.choice([f"({c * 3}) {c * 3}-{c * 4}", f"{c * 3}-{c * 3}-{c * 4}", "+1 111 111 1111",
                            f"0{'0' * 3} {'0' * 6}", f"{c * 2} {c * 2} {c * 2} {c * 2} {c * 2}", c * 10])
         assert not phone_valid(text)
         return text, "phone/all_same", "phone_decoy_same"
-    if r < 0.8:
+    if r < 0.6:
         whole = rng.randint(10, 99999)
         cents = rng.randint(0, 99)
         en = f"{whole:,}"  # 12,345
@@ -1076,9 +1129,31 @@ def gen_phone_decoy(rng, lang):
         text = rng.choice([f"${en}.{cents:02d}", f"€{eu},{cents:02d}", f"{eu},{cents:02d} €", f"USD {en}.{cents:02d}",
                            f"CHF {whole}.{cents:02d}", f"£{en}", f"{whole * 100 + cents:,}".replace(",", " ") + " EUR"])
         return text, "phone/price", "phone_decoy_price"
-    if rng.random() < 0.5:
+    if r < 0.85:
+        # Reference numbers shaped like the national formats: the digits of a
+        # phone, but bare where a phone never is, or glued to a code.
+        mobile = f"01{rng.choice(['51', '60', '70', '76', '79'])}"
+        choice = rng.randrange(4)
+        if choice == 0:
+            text, kind = f"0{rng.choice('123456789')}{rand_digits(rng, 7)}", "phone/bare9"
+        elif choice == 1:
+            text, kind = f"3{rng.choice('2345789')}{rand_digits(rng, 8)}", "phone/it_bare"
+        elif choice == 2:
+            text, kind = f"ORD-{mobile}-{rand_digits(rng, 8)}", "phone/order_code"
+        else:
+            text, kind = f"#0{rng.choice('123456789')}{rand_digits(rng, 9)}", "phone/ticket"
+        digits = re.sub(r"\D", "", text)
+        assert not phone_valid(text) or kind in ("phone/order_code", "phone/ticket"), text
+        assert len(set(digits)) > 1
+        return text, kind, "phone_decoy_ref"
+    r = rng.random()
+    if r < 0.35:
         text = f"978-{rng.randint(0, 1)}-{rand_digits(rng, 4, '1')}-{rand_digits(rng, 4, '1')}-{rng.randint(0, 9)}"
         kind, group = "phone/isbn", "phone_decoy_isbn"
+    elif r < 0.7:
+        # An ISBN-10 from a German-language publisher (group 3): ten digits starting 3.
+        text = f"3-{rand_digits(rng, 2, '1')}-{rand_digits(rng, 6, '1')}-{rng.choice('0123456789X')}"
+        kind, group = "phone/isbn10", "phone_decoy_isbn"
     else:
         text = f"17{rand_digits(rng, 8)}"  # a Unix timestamp: NANP area codes never start with 1
         kind, group = "phone/timestamp", "phone_decoy_ts"

@@ -1,5 +1,5 @@
 #include "http/api_error.h"
-#include "http/call.h"
+#include "http/server_call.h"
 
 #include <nlohmann/json.hpp>
 
@@ -57,6 +57,41 @@ TEST(RequestIdSplice, PrependsRequestIdWithoutParsing) {
   EXPECT_FALSE(modelgw::http::append_with_request_id(out, "[1]", "r"));
   EXPECT_FALSE(modelgw::http::append_with_request_id(out, "", "r"));
   EXPECT_FALSE(modelgw::http::append_with_request_id(out, "{", "r"));
+}
+
+using modelgw::http::input_excerpt;
+
+TEST(InputExcerpt, ShortPrintableTextIsUnchanged) {
+  EXPECT_EQ(input_excerpt(""), "");
+  EXPECT_EQ(input_excerpt("gpt-4o-mini"), "gpt-4o-mini");
+  EXPECT_EQ(input_excerpt(std::string(64, 'a')), std::string(64, 'a'));
+}
+
+TEST(InputExcerpt, EscapesControlBytesQuotesBackslashesAndNonAscii) {
+  EXPECT_EQ(input_excerpt(std::string("a\"b\\c\n\x7f\0", 8)), "a\\x22b\\x5cc\\x0a\\x7f\\x00");
+  EXPECT_EQ(input_excerpt("\xc3\xa9\xff"), "\\xc3\\xa9\\xff");
+  // The result quotes safely inside JSON and in a log line.
+  for (char c : input_excerpt("\x01\"\\\x80")) EXPECT_TRUE(c >= 0x20 && c < 0x7f && c != '"');
+}
+
+TEST(InputExcerpt, LongTextIsCutAndItsSizeGiven) {
+  EXPECT_EQ(input_excerpt(std::string(65, 'x')), std::string(64, 'x') + "... (65 bytes)");
+  EXPECT_EQ(input_excerpt("abcdef", 3), "abc... (6 bytes)");
+  EXPECT_EQ(input_excerpt("abc", 0), "... (3 bytes)");
+}
+
+TEST(InputExcerpt, CutsWholeBytesNeverAnEscape) {
+  // The 3rd byte is escaped whole, or not shown at all.
+  EXPECT_EQ(input_excerpt("ab\ncd", 3), "ab\\x0a... (5 bytes)");
+  EXPECT_EQ(input_excerpt("ab\ncd", 2), "ab... (5 bytes)");
+}
+
+TEST(InputExcerpt, OutputIsBoundedWhateverTheInput) {
+  const std::string huge(4 * 1024 * 1024, '\xff');
+  for (std::size_t max : {0, 1, 64, 128}) {
+    EXPECT_LE(input_excerpt(huge, max).size(), 4 * max + 32) << max;
+  }
+  EXPECT_EQ(input_excerpt(huge, 1), "\\xff... (4194304 bytes)");
 }
 
 }  // namespace

@@ -73,4 +73,49 @@ TEST(ChatRequest, RefusesDeepNestingBeforeParsing) {
   EXPECT_NE(e.message.find("deeper than 64"), std::string::npos);
 }
 
+// nlohmann reports a number out of double's range as out_of_range (406), not
+// as a parse error: it must still be a 400 that names the parameter.
+TEST(ChatRequest, NumberOutOfRangeIs400NamingTheParameter) {
+  const std::string head = R"({"model":"m","messages":[{"role":"user","content":"hi"}])";
+  expect_error(head + R"(,"temperature":1e999})", "invalid_parameter", "temperature");
+  expect_error(head + R"(,"temperature":-1e999})", "invalid_parameter", "temperature");
+  expect_error(head + ",\"seed\":1" + std::string(400, '0') + "}", "invalid_parameter", "seed");
+  expect_error(
+      R"({"model":"m","messages":[{"role":"user","content":"a"},{"role":"user","content":[{"type":"text"},{"x":[1,2,1e400]}]}]})",
+      "invalid_parameter", "messages[1].content[1].x[2]");
+  expect_error(head + R"(,"logit_bias":{"50256":-1E+999}})", "invalid_parameter", "logit_bias.50256");
+  expect_error(head + R"(,"response_format":{"a":{"b":[]},"c":[{},[],1e999]}})", "invalid_parameter",
+               "response_format.c[2]");
+  ApiError e = error_of(head + R"(,"temperature":1e999})");
+  EXPECT_NE(e.message.find("'temperature'"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("1e999"), std::string::npos) << e.message;
+  // The whole body a number: no parameter to name.
+  expect_error("1e999", "invalid_parameter", "");
+  // Tiny numbers round to zero and are fine.
+  EXPECT_TRUE(std::holds_alternative<ChatRequest>(parse_chat_request(head + R"(,"temperature":1e-999})")));
+}
+
+TEST(ChatRequest, NumberOutOfRangeAfterASyntaxErrorIsASyntaxError) {
+  // The first problem in the text decides.
+  expect_error(R"({"model":"m",,"temperature":1e999})", "invalid_json", "");
+}
+
+TEST(ChatRequest, HugeMemberNameAndLiteralAreQuotedBounded) {
+  const std::string name(4 << 20, 'k');
+  ApiError e = error_of(R"({"model":"m","messages":[],")" + name + R"(":)" + std::string(1 << 20, '9') + "}");
+  EXPECT_EQ(e.status, 400);
+  EXPECT_EQ(e.code, "invalid_parameter");
+  EXPECT_LT(e.message.size(), 1024u);
+  EXPECT_LT(e.param.size(), 1024u);
+  EXPECT_EQ(e.param.substr(0, 8), "kkkkkkkk");
+}
+
+TEST(ChatRequest, UnknownRoleIsQuotedBounded) {
+  ApiError e = error_of(R"({"model":"m","messages":[{"role":")" + std::string(1 << 20, 'r') + "\"}]}");
+  EXPECT_EQ(e.param, "messages[0].role");
+  EXPECT_LT(e.message.size(), 1024u);
+  e = error_of(R"({"model":"m","messages":[{"role":"us\"er"}]})");
+  EXPECT_NE(e.message.find("us\\x22er"), std::string::npos) << e.message;
+}
+
 }  // namespace

@@ -93,6 +93,23 @@ TEST_F(PromptInvocationTest, Refusals) {
       "messages");
 }
 
+TEST_F(PromptInvocationTest, ClientNamesAreQuotedBounded) {
+  add("greet", "{{a}}");
+  const std::string huge(1 << 20, 'n');
+  for (const auto& r :
+       {expand({{"prompt", {{"name", huge}}}}), expand({{"prompt", {{"name", huge}, {"version", 2}}}}),
+        expand({{"prompt", {{"name", "greet"}, {huge, 1}}}}),
+        expand({{"prompt", {{"name", "greet"}, {"variables", {{huge, nullptr}}}}}})}) {
+    const auto e = error(r);
+    EXPECT_GE(e.status, 400);
+    EXPECT_LT(e.message.size(), 1024u);
+    EXPECT_LT(e.param.size(), 1024u);
+  }
+  const auto odd = error(expand({{"prompt", {{"name", "no\"such"}}}}));
+  EXPECT_EQ(odd.code, "prompt_not_found");
+  EXPECT_NE(odd.message.find("no\\x22such"), std::string::npos) << odd.message;
+}
+
 TEST_F(PromptInvocationTest, OtherTenantsPromptsAreInvisible) {
   add("greet", "x");
   const auto other = db.storage->create_tenant("other", 1);

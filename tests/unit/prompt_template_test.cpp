@@ -60,6 +60,13 @@ TEST(PromptTemplate, IllegalNamesAreRefused) {
   EXPECT_TRUE(is_variable_name(std::string(64, 'a')));
 }
 
+TEST(PromptTemplate, AnIllegalPlaceholderIsQuotedBoundedAndEscaped) {
+  auto e = error_of(user("x {{" + std::string(1 << 20, '"') + "}}"));
+  EXPECT_NE(e.message.find("not a valid placeholder"), std::string::npos);
+  EXPECT_LT(e.message.size(), 1024u);
+  EXPECT_EQ(e.message.find('"'), std::string::npos) << e.message;
+}
+
 TEST(PromptTemplate, ShapeErrorsNameTheMember) {
   EXPECT_EQ(error_of(json::array()).path, "template");
   EXPECT_EQ(error_of(json::object()).path, "template");

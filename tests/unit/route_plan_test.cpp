@@ -131,6 +131,22 @@ TEST(RoutePlan, UnknownMemberIsRefusedByName) {
   expect_unsupported(plan({&m}, request(body_with(R"(,"x_vendor":{"a":1})"))), "x_vendor");
 }
 
+TEST(RoutePlan, AHugeUnknownMemberNameIsQuotedBounded) {
+  const ModelRoute m = make_route({});
+  const std::string name(4 << 20, 'p');
+  const Routing r = plan({&m}, request(body_with(",\"" + name + "\":1")));
+  ASSERT_TRUE(r.refusal.has_value());
+  EXPECT_EQ(r.refusal->status, 422);
+  EXPECT_EQ(r.refusal->code, "unsupported_parameter");
+  EXPECT_LT(r.refusal->message.size(), 1024u);
+  EXPECT_LT(r.refusal->param.size(), 1024u);
+  EXPECT_NE(r.refusal->message.find("(4194304 bytes)"), std::string::npos) << r.refusal->message;
+  // A name that is not printable ASCII is escaped, in the message and the param.
+  const Routing odd = plan({&m}, request(body_with(R"(,"a\"b\u00e9":1)")));
+  ASSERT_TRUE(odd.refusal.has_value());
+  EXPECT_EQ(odd.refusal->param, "a\\x22b\\xc3\\xa9");
+}
+
 TEST(RoutePlan, NullMembersAreIgnored) {
   const ModelRoute m = make_route({.supports = {}});
   const auto req = request(body_with(R"(,"temperature":null,"whatever":null,"tools":null)"));
@@ -424,6 +440,15 @@ TEST(ChatRequestMaxTokens, AnythingButAPositiveIntegerIsRefused) {
   EXPECT_EQ(parse_error(body_with(R"(,"max_tokens":10,"max_completion_tokens":0)")).param,
             "max_completion_tokens");
   EXPECT_EQ(parse_error(body_with(R"(,"max_tokens":0,"max_completion_tokens":10)")).param, "max_tokens");
+}
+
+TEST(ChatRequestMaxTokens, TheLargestValuesAreNamedInTheMessage) {
+  EXPECT_EQ(request(body_with(R"(,"max_tokens":9223372036854775807)")).max_tokens, INT64_MAX);
+  const ApiError e = parse_error(body_with(R"(,"max_tokens":9223372036854775808)"));
+  EXPECT_EQ(e.code, "invalid_parameter");
+  // The value as sent, not wrapped around to a negative.
+  EXPECT_NE(e.message.find("9223372036854775808"), std::string::npos) << e.message;
+  EXPECT_EQ(parse_error(body_with(R"(,"max_tokens":1e999)")).param, "max_tokens");
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #include "admin/admin_routes.h"
 
 #include "chat/chat_request.h"
-#include "http/body_reader.h"
+#include "http/request_id.h"
 
 #include <Poco/URI.h>
 
@@ -53,22 +53,29 @@ struct Match {
 
 }  // namespace
 
-void AdminRoutes::handle(http::Call& call, const auth::Principal& principal, const std::string& path) {
+AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principal& principal) {
+  const std::string path(request.path);
   const auto seg = segments_of(path);  // "internal", "v1", ...
-  const std::string& method = call.request.getMethod();
+  const std::string method(request.method);
   const Actor actor = actor_of(principal);
+  auto fail = [](http::ApiError e) {
+    AdminReply r;
+    r.status = e.status;
+    r.error = std::move(e);
+    return r;
+  };
 
   // The body of a POST/PATCH, as a JSON object ({} when there is none).
   auto body = [&]() -> json {
-    auto text = http::read_body(call.request, max_body_bytes_);
-    call.body_settled = true;
-    if (auto* err = std::get_if<http::ApiError>(&text)) {
-      // The unread rest of a refused body cannot be skipped safely: close after answering.
-      if (err->status == 413) call.response.setKeepAlive(false);
-      throw AdminError(*err);
+    if (request.body_too_large) {
+      throw AdminError(http::ApiError{413,
+                                      "request_too_large",
+                                      "the request body is larger than this gateway accepts (" +
+                                          std::to_string(max_body_bytes_) + " bytes)",
+                                      {}});
     }
-    const auto& raw = std::get<std::string>(text);
-    if (raw.find_first_not_of(" \t\r\n") == std::string::npos) return json::object();
+    const auto raw = request.body;
+    if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) return json::object();
     auto parsed = chat::parse_json_object(raw);
     if (auto* err = std::get_if<http::ApiError>(&parsed)) throw AdminError(*err);
     return std::get<json>(std::move(parsed));
@@ -136,30 +143,30 @@ void AdminRoutes::handle(http::Call& call, const auth::Principal& principal, con
          }});
   }
 
-  if (routes.empty()) {
-    return call.send_error(http::not_found("not_found", "no endpoint at " + method + " " + path));
-  }
+  if (routes.empty()) return fail(http::not_found("not_found", "no endpoint at " + method + " " + path));
   std::string allowed;
   for (const auto& r : routes) {
     if (method == r.method) {
       try {
         auto [status, answer] = r.run();
-        std::string out;
-        http::append_with_request_id(out, answer.dump(-1, ' ', false, json::error_handler_t::replace),
-                                     call.request_id);
-        return call.send_json(status, out);
+        AdminReply reply;
+        reply.status = status;
+        http::append_with_request_id(reply.body, answer.dump(-1, ' ', false, json::error_handler_t::replace),
+                                     request.request_id);
+        return reply;
       } catch (const AdminError& e) {
-        return call.send_error(e.error());
+        return fail(e.error());
       } catch (const plugins::StorageError& e) {
-        spdlog::error("request {}: admin operation failed: {}", call.request_id, e.what());
-        return call.send_error(http::internal_error("the gateway's storage failed; retry shortly"));
+        spdlog::error("request {}: admin operation failed: {}", request.request_id, e.what());
+        return fail(http::internal_error("the gateway's storage failed; retry shortly"));
       }
     }
     allowed += (allowed.empty() ? "" : ", ") + std::string(r.method);
   }
-  call.response.set("Allow", allowed);
-  call.send_error(http::ApiError{
+  AdminReply reply = fail(http::ApiError{
       405, "method_not_allowed", method + " is not allowed on " + path + "; use " + allowed, {}});
+  reply.allow = allowed;
+  return reply;
 }
 
 }  // namespace modelgw::admin

@@ -13,17 +13,36 @@
 
 #include "admin/admin_service.h"
 #include "auth/principal.h"
-#include "http/call.h"
+#include "http/api_error.h"
+
+#include <string>
+#include <string_view>
 
 namespace modelgw::admin {
+
+// An admin request as the transport read it, and the answer to send: the
+// operations block on storage, so the engine runs answer() off its loops.
+struct AdminRequest {
+  std::string_view method;
+  std::string_view path;  // percent-encoded, without the query
+  std::string_view body;
+  bool body_too_large = false;
+  std::string_view request_id;
+};
+struct AdminReply {
+  int status = 200;
+  std::string body;      // JSON with request_id first, when status < 400
+  http::ApiError error;  // when status >= 400
+  std::string allow;     // the Allow header of a 405
+};
 
 class AdminRoutes {
  public:
   AdminRoutes(AdminService& service, std::size_t max_body_bytes)
       : service_(service), max_body_bytes_(max_body_bytes) {}
 
-  // `path` is the URI's path (percent-encoded, without the query).
-  void handle(http::Call& call, const auth::Principal& principal, const std::string& path);
+  // Blocks on storage: the engine runs it on the blocking pool.
+  AdminReply answer(const AdminRequest& request, const auth::Principal& principal);
 
  private:
   AdminService& service_;

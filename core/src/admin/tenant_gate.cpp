@@ -15,17 +15,29 @@ TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
     std::shared_lock lock(mutex_);
     if (auto it = cache_.find(tenant_name); it != cache_.end() && it->second.expires > now) return it->second;
   }
-  TenantSettings settings;
-  if (auto tenant = storage_.find_tenant(tenant_name)) settings = read_settings(tenant->settings_json);
-  Entry entry;
-  entry.disabled = settings.disabled;
-  std::string warning;
-  entry.policy = std::make_shared<const pii::Policy>(pii::make_policy(pii_defaults_, settings.pii, &warning));
-  if (!warning.empty()) spdlog::warn("tenant '{}': {}", tenant_name, warning);
-  entry.expires = now + ttl_;
+  std::uint64_t generation = 0;
+  {
+    std::shared_lock lock(mutex_);
+    generation = generation_;
+  }
+  // One storage call per tenant however many requests miss at once; a
+  // forget() in between starts a new one (the generation is in the key).
+  Entry entry = fetches_.run(tenant_name + '\0' + std::to_string(generation), [&] {
+    TenantSettings settings;
+    if (auto tenant = storage_.find_tenant(tenant_name)) settings = read_settings(tenant->settings_json);
+    Entry fresh;
+    fresh.disabled = settings.disabled;
+    std::string warning;
+    fresh.policy =
+        std::make_shared<const pii::Policy>(pii::make_policy(pii_defaults_, settings.pii, &warning));
+    if (!warning.empty()) spdlog::warn("tenant '{}': {}", tenant_name, warning);
+    fresh.expires = std::chrono::steady_clock::now() + ttl_;
+    return fresh;
+  });
   if (ttl_.count() > 0) {
     std::unique_lock lock(mutex_);
-    cache_[tenant_name] = entry;  // one entry per tenant: bounded by the tenant count
+    // One entry per tenant: bounded by the tenant count.
+    if (generation == generation_) cache_[tenant_name] = entry;
   }
   return entry;
 }
@@ -34,20 +46,41 @@ std::shared_ptr<const pii::Policy> TenantGate::pii_policy(const std::string& ten
   return entry_of(tenant_name).policy;
 }
 
+std::optional<http::ApiError> TenantGate::refusal(const Entry& entry, const auth::Principal& principal) {
+  if (!entry.disabled) return std::nullopt;
+  return http::ApiError{403,
+                        "permission_denied",
+                        "tenant '" + principal.tenant_name + "' is disabled; contact the gateway's operator",
+                        {}};
+}
+
 std::optional<http::ApiError> TenantGate::check(const auth::Principal& principal) {
-  if (entry_of(principal.tenant_name).disabled) {
-    return http::ApiError{
-        403,
-        "permission_denied",
-        "tenant '" + principal.tenant_name + "' is disabled; contact the gateway's operator",
-        {}};
-  }
-  return std::nullopt;
+  return refusal(entry_of(principal.tenant_name), principal);
+}
+
+std::optional<TenantGate::Entry> TenantGate::cached(const std::string& tenant_name) {
+  if (ttl_.count() <= 0) return std::nullopt;
+  std::shared_lock lock(mutex_);
+  auto it = cache_.find(tenant_name);
+  if (it == cache_.end() || it->second.expires <= std::chrono::steady_clock::now()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::optional<http::ApiError>> TenantGate::check_cached(const auth::Principal& principal) {
+  auto entry = cached(principal.tenant_name);
+  if (!entry) return std::nullopt;
+  return refusal(*entry, principal);
+}
+
+std::shared_ptr<const pii::Policy> TenantGate::pii_policy_cached(const std::string& tenant_name) {
+  auto entry = cached(tenant_name);
+  return entry ? entry->policy : nullptr;
 }
 
 void TenantGate::forget(const std::string& tenant_name) {
   std::unique_lock lock(mutex_);
   cache_.erase(tenant_name);
+  ++generation_;
 }
 
 }  // namespace modelgw::admin

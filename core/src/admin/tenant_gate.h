@@ -9,6 +9,7 @@
 #include "http/api_error.h"
 #include "pii/policy.h"
 #include "plugins/storage.h"
+#include "util/single_flight.h"
 
 #include <chrono>
 #include <memory>
@@ -30,6 +31,11 @@ class TenantGate {
   // once per cache entry, so a request pays a lookup, not a parse.
   std::shared_ptr<const pii::Policy> pii_policy(const std::string& tenant_name);
 
+  // The answers of check() and pii_policy() when the tenant's entry is
+  // cached (no storage call); nullopt when it is not.
+  std::optional<std::optional<http::ApiError>> check_cached(const auth::Principal& principal);
+  std::shared_ptr<const pii::Policy> pii_policy_cached(const std::string& tenant_name);
+
   void forget(const std::string& tenant_name);
 
  private:
@@ -39,12 +45,16 @@ class TenantGate {
     std::chrono::steady_clock::time_point expires;
   };
   Entry entry_of(const std::string& tenant_name);
+  std::optional<Entry> cached(const std::string& tenant_name);
+  static std::optional<http::ApiError> refusal(const Entry& entry, const auth::Principal& principal);
 
   plugins::Storage& storage_;
   std::chrono::milliseconds ttl_;
   pii::PolicyDefaults pii_defaults_;
   std::shared_mutex mutex_;
   std::unordered_map<std::string, Entry> cache_;
+  std::uint64_t generation_ = 0;  // bumped by forget(): a fetch that started before is not cached
+  util::SingleFlight<Entry> fetches_;
 };
 
 }  // namespace modelgw::admin

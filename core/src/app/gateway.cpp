@@ -3,29 +3,27 @@
 #include "admin/admin_routes.h"
 #include "admin/admin_service.h"
 #include "admin/tenant_gate.h"
+#include "api/router.h"
 #include "auth/authenticator.h"
 #include "auth/jwt/factory.h"
 #include "catalog/catalog.h"
-#include "chat/chat_service.h"
+#include "chat/chat_endpoint.h"
 #include "chat/secret_redactor.h"
-#include "http/router.h"
-#include "http/server.h"
+#include "http/listener.h"
+#include "net/blocking_pool.h"
+#include "net/event_loops.h"
 #include "pii/detector.h"
 #include "pii/guard.h"
 #include "plugins/pii_mode.h"
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
-#include "upstream/connection_pool.h"
 #include "upstream/proxy.h"
+#include "upstream/upstream_pool.h"
 #include "usage/usage_writer.h"
 
-#include <Poco/Net/AcceptCertificateHandler.h>
-#include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/RejectCertificateHandler.h>
 #include <Poco/Net/SSLManager.h>
-#include <Poco/Net/ServerSocket.h>
-#include <Poco/ThreadPool.h>
 
 #include <spdlog/spdlog.h>
 
@@ -41,7 +39,7 @@ struct Gateway::State {
   std::map<std::string, std::shared_ptr<plugins::PluginLibrary>> libraries;  // by resolved file
   std::unique_ptr<plugins::Storage> storage;
   std::vector<std::unique_ptr<plugins::Provider>> providers;
-  std::map<std::string, std::unique_ptr<upstream::ConnectionPool>> pools;  // by provider name
+  std::map<std::string, std::unique_ptr<upstream::UpstreamPool>> pools;  // by provider name
   catalog::Catalog catalog;
   chat::SecretRedactor redactor;
   std::unique_ptr<usage::UsageWriter> usage;
@@ -53,10 +51,11 @@ struct Gateway::State {
   std::unique_ptr<admin::TenantGate> gate;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
-  std::unique_ptr<chat::ChatService> chat;
-  std::unique_ptr<Poco::ThreadPool> threads;
-  std::unique_ptr<http::Router> router;
-  std::unique_ptr<http::Server> server;
+  std::unique_ptr<net::EventLoops> loops;
+  std::unique_ptr<net::BlockingPool> blocking;
+  std::unique_ptr<chat::ChatEndpoint> chat;
+  std::unique_ptr<api::Router> router;
+  std::unique_ptr<http::Listener> listener;
 
   std::shared_ptr<plugins::PluginLibrary> library(mgw_plugin_kind kind, const std::string& name) {
     auto path = plugins::resolve_plugin_path(config.plugins_dir, kind, name);
@@ -72,6 +71,8 @@ struct Gateway::State {
 
 namespace {
 
+// POCO's TLS client serves the identity provider's keyset fetch (auth/jwt);
+// upstream calls use Asio's TLS (upstream/upstream_pool.cpp).
 void init_tls_once() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -105,8 +106,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     } catch (const std::invalid_argument& e) {
       throw config::ConfigError("providers." + pc.name + ".base_url: " + e.what());
     }
-    if (url.https) init_tls_once();
-    upstream::PoolOptions po;
+    upstream::PoolSettings po;
     po.max_connections = pc.max_connections;
     po.connect_timeout_ms = pc.connect_timeout_ms;
     po.ca_file = pc.ca_file;
@@ -114,7 +114,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     if (po.proxy) {
       spdlog::info("provider '{}': connecting through proxy {}:{}", pc.name, po.proxy->host, po.proxy->port);
     }
-    s.pools[pc.name] = std::make_unique<upstream::ConnectionPool>(url, po);
+    s.pools[pc.name] = std::make_unique<upstream::UpstreamPool>(url, po);
     s.redactor.add_from_config(pc.plugin_config);
     s.providers.push_back(std::move(provider));
   }
@@ -125,7 +125,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     for (auto& p : s.providers) {
       if (p->name() == entry.provider) route.provider = p.get();
     }
-    route.pool = s.pools.at(entry.provider).get();
+    route.upstream = s.pools.at(entry.provider).get();
     // Built here, at start-up, so the first request does not pay for the ranks.
     route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);
     route.supports.insert(entry.supports.begin(), entry.supports.end());
@@ -174,51 +174,34 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
                        },
                        admin::SettingsRules{pii_defaults.modes}});
   s.admin_routes = std::make_unique<admin::AdminRoutes>(*s.admin, config.server.max_body_bytes);
-  admin::TenantGate* gate = s.gate.get();
-  s.chat = std::make_unique<chat::ChatService>(chat::ChatDeps{
-      s.catalog, *s.usage, s.redactor, config.server.max_body_bytes, config.retry, s.prompts.get(),
-      s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }});
-
   const auto& sc = config.server;
-  Poco::Net::ServerSocket socket;
-  try {
-    // SO_REUSEADDR lets a restart bind while old connections sit in TIME_WAIT;
-    // never SO_REUSEPORT, which would let a second process share the port and
-    // silently take half the traffic.
-    socket.bind(Poco::Net::SocketAddress(sc.host, sc.port), /*reuseAddress=*/true, /*reusePort=*/false);
-    socket.listen(1024);  // room for a burst of connects, e.g. 1000 streams opening at once
-  } catch (const Poco::Exception& e) {
-    throw std::runtime_error("server.listen: cannot listen on " + sc.host + ":" + std::to_string(sc.port) +
-                             ": " + e.displayText());
-  }
-  auto* params = new Poco::Net::HTTPServerParams();
-  params->setMaxThreads(sc.max_connections);
-  params->setMaxQueued(sc.max_queued);
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(Poco::Timespan::TimeDiff(sc.keep_alive_timeout_ms) * 1000));
-  // POCO 1.11 treats 0 inconsistently across versions; a large bound is unambiguous.
-  params->setMaxKeepAliveRequests(1000000);
-  params->setServerName("modelgw");
-  // POCO's dispatcher wakes only one of its threads on stop; any other waits
-  // out this idle time before it sees the stop, and shutdown waits with it.
-  // A short idle time bounds that wait; the OS threads stay pooled anyway.
-  params->setThreadIdleTime(Poco::Timespan(0, 500 * 1000));
-  s.threads = std::make_unique<Poco::ThreadPool>(4, sc.max_connections + 8, 60, sc.thread_stack_kib * 1024);
-  s.router = std::make_unique<http::Router>(http::RouterDeps{
-      *s.authenticator, *s.chat, s.catalog, sc.max_body_bytes, *s.gate, *s.prompts, *s.admin_routes});
-  s.server = std::make_unique<http::Server>(*s.router, *s.threads, socket, params);
+  s.loops = std::make_unique<net::EventLoops>(sc.event_loops);
+  s.blocking = std::make_unique<net::BlockingPool>(sc.blocking_threads);
+  admin::TenantGate* gate = s.gate.get();
+  s.chat = std::make_unique<chat::ChatEndpoint>(chat::ChatDeps{
+      s.catalog, *s.usage, s.redactor, sc.max_body_bytes, config.retry, *s.blocking, s.prompts.get(),
+      s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy_cached(p.tenant_name); },
+      [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }});
+  s.router =
+      std::make_unique<api::Router>(api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking},
+                                                    *s.chat, s.catalog, *s.prompts, *s.admin_routes});
+  // Binds now, so a taken port fails start-up with one line.
+  s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
+  spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),
+               sc.blocking_threads, sc.max_connections);
 }
 
 Gateway::~Gateway() {
   State& s = *state_;
-  if (s.server) s.server->stop_all(true);
-  s.server.reset();
-  if (s.threads) s.threads->joinAll();
+  if (s.listener) s.listener->abort_all();
+  if (s.loops) s.loops->stop();
+  s.listener.reset();
+  if (s.blocking) s.blocking->stop();
   if (s.usage) s.usage->stop();
 }
 
 std::uint16_t Gateway::port() const {
-  return state_->server->port();
+  return state_->listener->port();
 }
 
 void block_termination_signals() {
@@ -233,7 +216,8 @@ void block_termination_signals() {
 void Gateway::run_until_signal() {
   State& s = *state_;
   s.usage->start();
-  s.server->start();
+  s.loops->start();
+  s.listener->start();
   spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}')", s.config.server.host, port(),
                s.config.catalog.size(), s.storage->plugin_name());
 
@@ -246,23 +230,27 @@ void Gateway::run_until_signal() {
   spdlog::info("received {}, stopping: no new connections, draining in-flight requests",
                sig == SIGTERM ? "SIGTERM" : "SIGINT");
 
-  // Stop accepting and end keep-alive loops after their current request.
-  s.server->stop_all(false);
+  // Stop accepting; idle keep-alive connections close now, busy ones after
+  // their current request.
+  s.listener->stop_accepting();
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(s.config.server.shutdown_grace_ms);
-  while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+  // Bounded by the grace period (and the 5 s after it below).
+  while (s.listener->in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (s.router->in_flight() > 0) {
+  if (s.listener->in_flight() > 0) {
     spdlog::warn("{} requests still running after server.shutdown_grace_ms; closing them",
-                 s.router->in_flight());
-    s.server->stop_all(true);
+                 s.listener->in_flight());
+    s.listener->abort_all();
     // Aborted calls still write their usage records on the way out.
     const auto hard = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (s.router->in_flight() > 0 && std::chrono::steady_clock::now() < hard) {
+    while (s.listener->in_flight() > 0 && std::chrono::steady_clock::now() < hard) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
+  s.loops->stop();
+  s.blocking->stop();
   s.usage->stop();
   spdlog::info("stopped; {} usage records written this run", s.usage->written());
 }

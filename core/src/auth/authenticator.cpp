@@ -24,7 +24,7 @@ http::ApiError unauthorized(std::string code, std::string message) {
 Authenticator::Authenticator(plugins::Storage& storage, int cache_ttl_ms, std::shared_ptr<jwt::Validator> jwt)
     : storage_(storage), ttl_(cache_ttl_ms), jwt_(std::move(jwt)) {}
 
-std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_view header) {
+std::variant<std::string_view, http::ApiError> Authenticator::bearer_value(std::string_view header) {
   if (header.empty()) {
     return unauthorized("missing_api_key", "no API key: send the header 'Authorization: Bearer <API_KEY>'");
   }
@@ -42,9 +42,37 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_
   if (value.empty()) {
     return unauthorized("missing_api_key", "the Authorization header has no API key after 'Bearer'");
   }
+  return value;
+}
+
+std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_view header) {
+  auto value = bearer_value(header);
+  if (auto* err = std::get_if<http::ApiError>(&value)) return *err;
+  const std::string_view v = std::get<std::string_view>(value);
   // API keys are "sk-mgw-" + base62 and never contain '.'; a JWT always does.
-  if (value.find('.') != std::string_view::npos) return authenticate_jwt(value);
-  return authenticate_key(value);
+  if (v.find('.') != std::string_view::npos) return authenticate_jwt(v);
+  return authenticate_key(v);
+}
+
+std::optional<std::variant<Principal, http::ApiError>> Authenticator::authenticate_cached(
+    std::string_view header) {
+  auto value = bearer_value(header);
+  if (auto* err = std::get_if<http::ApiError>(&value)) return *err;
+  const std::string_view v = std::get<std::string_view>(value);
+  if (v.find('.') != std::string_view::npos) {
+    if (!jwt_) return authenticate_jwt(v);  // refused without any lookup
+    return std::nullopt;                    // signature and keyset: off the loop
+  }
+  if (v.size() > kMaxKeyLength) return authenticate_key(v);  // refused unread
+  if (ttl_.count() <= 0) return std::nullopt;
+  const std::string hash = hash_api_key(v);
+  std::shared_lock lock(mutex_);
+  auto it = cache_.find(hash);
+  if (it == cache_.end() || it->second.expires <= std::chrono::steady_clock::now()) return std::nullopt;
+  if (!it->second.principal) {
+    return unauthorized("invalid_api_key", "the API key is not valid or has been revoked");
+  }
+  return *it->second.principal;
 }
 
 std::variant<Principal, http::ApiError> Authenticator::authenticate_key(std::string_view key) {
@@ -98,8 +126,11 @@ std::optional<std::int64_t> Authenticator::lookup_tenant(const std::string& name
     auto it = tenants_.find(name);
     if (it != tenants_.end() && it->second.expires > now) return it->second.tenant_id;
   }
-  std::optional<std::int64_t> result;
-  if (auto tenant = storage_.find_tenant(name)) result = tenant->id;
+  // One storage call per name however many requests miss at once.
+  std::optional<std::int64_t> result = tenant_fetches_.run(name, [&]() -> std::optional<std::int64_t> {
+    if (auto tenant = storage_.find_tenant(name)) return tenant->id;
+    return std::nullopt;
+  });
   if (ttl_.count() > 0) {
     std::unique_lock lock(mutex_);
     if (tenants_.size() >= kMaxCacheEntries) tenants_.clear();
@@ -115,14 +146,17 @@ std::optional<Principal> Authenticator::lookup(const std::string& key_hash) {
     auto it = cache_.find(key_hash);
     if (it != cache_.end() && it->second.expires > now) return it->second.principal;
   }
-  std::optional<Principal> result;
-  if (auto row = storage_.find_api_key(key_hash)) {
-    // The store found the row by hash; compare again in constant time so no
-    // backend's lookup semantics (collation, prefix match) can widen a match.
-    if (constant_time_equal(row->key_hash, key_hash) && row->revoked_unix_ms == 0) {
-      result = Principal{row->tenant_id, row->tenant_name, row->id, row->scopes, {}};
+  // One storage call per key however many requests miss at once.
+  std::optional<Principal> result = key_fetches_.run(key_hash, [&]() -> std::optional<Principal> {
+    if (auto row = storage_.find_api_key(key_hash)) {
+      // The store found the row by hash; compare again in constant time so no
+      // backend's lookup semantics (collation, prefix match) can widen a match.
+      if (constant_time_equal(row->key_hash, key_hash) && row->revoked_unix_ms == 0) {
+        return Principal{row->tenant_id, row->tenant_name, row->id, row->scopes, {}};
+      }
     }
-  }
+    return std::nullopt;
+  });
   if (ttl_.count() > 0) {
     std::unique_lock lock(mutex_);
     if (cache_.size() >= kMaxCacheEntries) cache_.clear();

@@ -9,6 +9,7 @@
 #include "auth/principal.h"
 #include "http/api_error.h"
 #include "plugins/storage.h"
+#include "util/single_flight.h"
 
 #include <chrono>
 #include <memory>
@@ -26,7 +27,13 @@ class Authenticator {
   // message saying so.
   Authenticator(plugins::Storage& storage, int cache_ttl_ms, std::shared_ptr<jwt::Validator> jwt = nullptr);
 
+  // May block: a storage lookup on a cache miss, a keyset fetch for a JWT.
   std::variant<Principal, http::ApiError> authenticate(std::string_view authorization_header);
+  // The same answer when it can be given without blocking (a malformed
+  // header, a cached API key); nullopt when authenticate() must run off the
+  // event loop.
+  std::optional<std::variant<Principal, http::ApiError>> authenticate_cached(
+      std::string_view authorization_header);
 
  private:
   struct Entry {
@@ -38,6 +45,8 @@ class Authenticator {
     std::chrono::steady_clock::time_point expires;
   };
 
+  // The bearer value, or the 401 for a header that carries none.
+  static std::variant<std::string_view, http::ApiError> bearer_value(std::string_view header);
   std::variant<Principal, http::ApiError> authenticate_key(std::string_view key);
   std::variant<Principal, http::ApiError> authenticate_jwt(std::string_view token);
   std::optional<Principal> lookup(const std::string& key_hash);
@@ -49,6 +58,8 @@ class Authenticator {
   std::shared_mutex mutex_;
   std::unordered_map<std::string, Entry> cache_;          // by key hash
   std::unordered_map<std::string, TenantEntry> tenants_;  // by tenant name, for JWTs
+  util::SingleFlight<std::optional<Principal>> key_fetches_;
+  util::SingleFlight<std::optional<std::int64_t>> tenant_fetches_;
 };
 
 }  // namespace modelgw::auth

@@ -5,7 +5,7 @@
 
 #include "config/config.h"
 #include "plugins/provider.h"
-#include "upstream/connection_pool.h"
+#include "upstream/upstream_pool.h"
 
 #include <modelgw/tokenizer.h>
 
@@ -21,7 +21,7 @@ namespace modelgw::catalog {
 struct ModelRoute {
   config::CatalogEntry entry;
   plugins::Provider* provider = nullptr;
-  upstream::ConnectionPool* pool = nullptr;
+  upstream::UpstreamPool* upstream = nullptr;
   const tokenizer::Encoding* encoding = nullptr;  // null: the documented estimate
   std::set<std::string, std::less<>> supports;
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "http/api_error.h"
-#include "upstream/exchange.h"
+#include "upstream/failure.h"
 
 #include <modelgw/plugin.h>
 

@@ -1,6 +1,7 @@
 #include "chat/route_plan.h"
 
 #include "catalog/parameters.h"
+#include "chat/body_members.h"
 
 #include <algorithm>
 #include <limits>
@@ -28,17 +29,46 @@ std::vector<std::string> unsupported_members(const nlohmann::json& doc, const ca
   return out;
 }
 
-http::ApiError unsupported_error(const std::string& param, const catalog::ModelRoute& route) {
-  const bool known = catalog::is_known_parameter(param);
+// The name comes from the client: quoted as a bounded excerpt, in the message
+// and in `param` alike, so a 4 MB member name does not make a 4 MB answer.
+http::ApiError unsupported_error(const std::string& name, const catalog::ModelRoute& route) {
+  const bool known = catalog::is_known_parameter(name);
+  std::string param = http::input_excerpt(name, 128);
   return http::ApiError{
       422, "unsupported_parameter",
       (known ? "model '" + route.entry.alias + "' does not support the parameter '" + param + "'"
              : "'" + param + "' is not a chat completion parameter the gateway knows") +
           "; remove it from the request",
-      param};
+      std::move(param)};
+}
+
+// At least the prompt tokens count_chat_prompt finds in `body`, for no more
+// than a walk over the messages: every BPE token covers at least one byte of
+// text, the text is no longer than the JSON it is written in, and the JSON's
+// punctuation pays for the per-message overhead. Only image parts are priced
+// above their bytes (a fixed 85 tokens), so they are added apart.
+std::int64_t prompt_tokens_bound(const nlohmann::json& doc, std::string_view body) {
+  std::int64_t bound = static_cast<std::int64_t>(body.size()) + 8;
+  auto messages = doc.find("messages");
+  if (messages == doc.end() || !messages->is_array()) return bound;
+  for (const auto& m : *messages) {
+    if (!m.is_object()) continue;
+    auto content = m.find("content");
+    if (content == m.end() || !content->is_array()) continue;
+    for (const auto& part : *content) {
+      if (part.is_object() && part.value("type", "") != "text") bound += 85;
+    }
+  }
+  return bound;
 }
 
 }  // namespace
+
+std::int64_t count_prompt_tokens(const catalog::ModelRoute& route, std::string_view body) {
+  auto doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_discarded()) return 0;
+  return static_cast<std::int64_t>(tokenizer::count_chat_prompt(route.encoding, doc));
+}
 
 std::string join_names(const std::vector<std::string>& names) {
   std::string out;
@@ -46,8 +76,12 @@ std::string join_names(const std::vector<std::string>& names) {
   return out;
 }
 
-Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request) {
+Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request,
+                    std::string_view body) {
   Routing routing;
+  const std::int64_t bound = body.empty() ? 0 : prompt_tokens_bound(request.doc, body);
+  std::optional<std::optional<std::vector<mgw_json_member>>>
+      members;  // indexed once, when a member is dropped
   // A tier may hold several models on one tokenizer: count once per tokenizer.
   std::map<const tokenizer::Encoding*, std::int64_t> counted;
   for (const catalog::ModelRoute* route : candidates) {
@@ -62,18 +96,20 @@ Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, c
       continue;
     }
     if (!unsupported.empty()) {
-      nlohmann::json copy = request.doc;
-      for (const auto& name : unsupported) copy.erase(name);
-      plan.body = copy.dump();
+      // Spliced out of the text as sent; re-serialised only when the text
+      // cannot be indexed (escaped or repeated keys) or was not given.
+      if (!members && !body.empty()) members = index_members(body);
+      if (members && *members) {
+        plan.body = without_members(**members, unsupported);
+      } else {
+        nlohmann::json copy = request.doc;
+        for (const auto& name : unsupported) copy.erase(name);
+        plan.body = copy.dump();
+      }
       plan.dropped = std::move(unsupported);
     }
 
     if (entry.context_window > 0) {
-      auto [it, fresh] = counted.try_emplace(route->encoding, 0);
-      if (fresh) {
-        it->second = static_cast<std::int64_t>(tokenizer::count_chat_prompt(route->encoding, request.doc));
-      }
-      plan.prompt_tokens = it->second;
       // The client's limit counts unless it was one of the dropped parameters;
       // of the two names, the one the upstream is sent (max_completion_tokens
       // when both are kept, as in parse_chat_request).
@@ -87,6 +123,18 @@ Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, c
         client_limit = v->get<std::int64_t>();  // parse_chat_request checked it is a positive integer
       }
       const std::int64_t output = client_set ? client_limit : entry.max_output_tokens;
+      // Far from the window, the cheap bound settles it and the exact count
+      // is left for when it is needed (a usage record the vendor gave no
+      // count for): prompt_tokens stays 0, "not counted".
+      if (bound > 0 && output <= entry.context_window - bound) {
+        routing.plans.push_back(std::move(plan));
+        continue;
+      }
+      auto [it, fresh] = counted.try_emplace(route->encoding, 0);
+      if (fresh) {
+        it->second = static_cast<std::int64_t>(tokenizer::count_chat_prompt(route->encoding, request.doc));
+      }
+      plan.prompt_tokens = it->second;
       // Saturated: a client may send any max_tokens up to 2^63-1.
       const std::int64_t needed = output > std::numeric_limits<std::int64_t>::max() - plan.prompt_tokens
                                       ? std::numeric_limits<std::int64_t>::max()

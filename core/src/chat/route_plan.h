@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace modelgw::chat {
@@ -18,7 +19,7 @@ struct RoutePlan {
   const catalog::ModelRoute* route = nullptr;
   std::vector<std::string> dropped;     // parameters removed (drop_unsupported_params)
   std::string body;                     // the body without them; empty when nothing was dropped
-  std::int64_t prompt_tokens = 0;       // counted for the model's tokenizer; 0 when not needed
+  std::int64_t prompt_tokens = 0;       // counted for the model's tokenizer; 0 when not counted
   std::int64_t default_max_tokens = 0;  // the catalog's output size for a client that set none
 };
 
@@ -27,7 +28,16 @@ struct Routing {
   std::optional<http::ApiError> refusal;  // set when no plan is left: the first model's reason
 };
 
-Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request);
+// `body` is the request's text, when the caller has it: dropped parameters
+// are then spliced out of it, and the exact (BPE) prompt count runs only when
+// a cheap upper bound (a token covers at least one byte) comes within the
+// model's context window; otherwise the plan's prompt_tokens stays 0.
+Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request,
+                    std::string_view body = {});
+
+// The exact prompt count of `body` for the route's tokenizer (parses it; for
+// the rare record that needs it). 0 when the body is not JSON.
+std::int64_t count_prompt_tokens(const catalog::ModelRoute& route, std::string_view body);
 
 // "temperature, top_p": the value of the X-Dropped-Params header.
 std::string join_names(const std::vector<std::string>& names);

@@ -22,11 +22,18 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;
   std::size_t max_body_bytes = 4 * 1024 * 1024;
-  int max_connections = 4096;  // worker threads; one per open connection
-  int max_queued = 1024;       // accepted connections waiting for a worker
-  int keep_alive_timeout_ms = 15000;
-  int shutdown_grace_ms = 30000;  // how long SIGTERM waits for in-flight requests
-  int thread_stack_kib = 512;
+  // Open client connections at most; one more is answered 503 and closed.
+  // Bounded by memory (an idle connection holds a few KiB), not by threads.
+  int max_connections = 10000;
+  int event_loops = 0;                       // threads running the event loops; 0: one per core
+  int blocking_threads = 8;                  // threads for work that blocks (storage, keyset fetches)
+  std::size_t max_header_bytes = 32 * 1024;  // the whole request head
+  int header_timeout_ms = 10000;             // the whole request head must arrive within this
+  int body_timeout_ms = 60000;               // the whole request body must arrive within this
+  int send_timeout_ms = 60000;        // a client that reads nothing of an answer for this long is dropped
+  int keep_alive_timeout_ms = 15000;  // idle keep-alive connections close after this...
+  int keep_alive_scarce_ms = 1000;    // ...or after this once 3/4 of max_connections are open
+  int shutdown_grace_ms = 30000;      // how long SIGTERM waits for in-flight requests
 };
 
 struct StorageConfig {
@@ -76,11 +83,13 @@ struct ProviderConfig {
   std::string name;
   std::string plugin;
   std::string base_url;
-  int connect_timeout_ms = 5000;      // TCP (and TLS) connect
-  int first_byte_timeout_ms = 60000;  // the response head; and each next piece of a stream
-  int timeout_ms = 600000;            // the whole call, stream included
-  int max_connections = 256;          // open connections to this upstream, busy or idle
-  std::size_t max_response_bytes = 64 * 1024 * 1024;
+  int connect_timeout_ms = 5000;                      // TCP (and TLS) connect
+  int first_byte_timeout_ms = 60000;                  // the response head; and each next piece of a stream
+  int timeout_ms = 600000;                            // the whole call, stream included
+  int max_connections = 256;                          // open connections to this upstream, busy or idle
+  std::size_t max_response_bytes = 64 * 1024 * 1024;  // whole answers, and all a stream relays
+  std::size_t max_sse_line_bytes = 256 * 1024;        // one line of an upstream event stream
+  std::size_t max_sse_event_bytes = 1024 * 1024;      // one event of an upstream event stream
   std::string ca_file;           // extra trusted CA certificates (PEM), besides the system store
   nlohmann::json plugin_config;  // the whole block, handed to the plugin (holds secrets)
 };

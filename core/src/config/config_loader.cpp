@@ -42,11 +42,16 @@ void parse_listen(const std::string& listen, const std::string& key, ServerConfi
 void read_server(SectionReader r, ServerConfig& s) {
   parse_listen(r.string("listen", "127.0.0.1:8080"), r.key_path("listen"), s);
   s.max_body_bytes = static_cast<std::size_t>(r.integer("max_body_bytes", 4 << 20, 1024, 1LL << 30));
-  s.max_connections = static_cast<int>(r.integer("max_connections", 4096, 4, 65536));
-  s.max_queued = static_cast<int>(r.integer("max_queued", 1024, 1, 65536));
+  s.max_connections = static_cast<int>(r.integer("max_connections", 10000, 4, 1000000));
+  s.event_loops = static_cast<int>(r.integer("event_loops", 0, 0, 256));
+  s.blocking_threads = static_cast<int>(r.integer("blocking_threads", 8, 1, 256));
+  s.max_header_bytes = static_cast<std::size_t>(r.integer("max_header_bytes", 32 * 1024, 1024, 1 << 20));
+  s.header_timeout_ms = static_cast<int>(r.integer("header_timeout_ms", 10000, 100, kMaxMs));
+  s.body_timeout_ms = static_cast<int>(r.integer("body_timeout_ms", 60000, 100, kMaxMs));
+  s.send_timeout_ms = static_cast<int>(r.integer("send_timeout_ms", 60000, 100, kMaxMs));
   s.keep_alive_timeout_ms = static_cast<int>(r.integer("keep_alive_timeout_ms", 15000, 100, kMaxMs));
+  s.keep_alive_scarce_ms = static_cast<int>(r.integer("keep_alive_scarce_ms", 1000, 10, kMaxMs));
   s.shutdown_grace_ms = static_cast<int>(r.integer("shutdown_grace_ms", 30000, 0, kMaxMs));
-  s.thread_stack_kib = static_cast<int>(r.integer("thread_stack_kib", 512, 128, 65536));
   r.reject_unknown_keys();
 }
 
@@ -78,6 +83,13 @@ ProviderConfig read_provider(const std::string& name, const nlohmann::json& bloc
   p.max_connections = static_cast<int>(r.integer("max_connections", 256, 1, 65536));
   p.max_response_bytes =
       static_cast<std::size_t>(r.integer("max_response_bytes", 64LL << 20, 1024, 1LL << 32));
+  p.max_sse_line_bytes =
+      static_cast<std::size_t>(r.integer("max_sse_line_bytes", 256 * 1024, 256, 64LL << 20));
+  p.max_sse_event_bytes =
+      static_cast<std::size_t>(r.integer("max_sse_event_bytes", 1 << 20, 256, 64LL << 20));
+  if (p.max_sse_event_bytes < p.max_sse_line_bytes) {
+    throw ConfigError(r.key_path("max_sse_event_bytes") + ": must be at least max_sse_line_bytes");
+  }
   p.ca_file = r.string("ca_file", "");
   p.plugin_config = block;  // everything, including keys only the plugin knows
   return p;

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace modelgw::http {
 
 std::string_view ApiError::type() const {
@@ -38,6 +40,25 @@ ApiError not_found(std::string code, std::string message, std::string param) {
 
 ApiError internal_error(std::string message) {
   return ApiError{500, "internal_error", std::move(message), {}};
+}
+
+std::string input_excerpt(std::string_view text, std::size_t max) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const std::size_t shown = std::min(text.size(), max);
+  std::string out;
+  out.reserve(shown + 32);
+  // Whole bytes are escaped, so a cut never splits an escape.
+  for (const char ch : text.substr(0, shown)) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out.push_back(ch);
+    } else {
+      out.append("\\x").push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xf]);
+    }
+  }
+  if (shown < text.size()) out.append("... (").append(std::to_string(text.size())).append(" bytes)");
+  return out;
 }
 
 }  // namespace modelgw::http

@@ -29,4 +29,10 @@ ApiError internal_error(std::string message =
                             "internal gateway error; retry, and report the request_id if it "
                             "persists");
 
+// Client input quoted in an error message: at most `max` bytes of `text`, each
+// byte outside printable ASCII, and '"' and '\\', written as \xNN, then
+// "... (N bytes)" when `text` was cut. The result is at most 4 * max + 32
+// bytes, so a 4 MB model or parameter name cannot make a 4 MB answer.
+std::string input_excerpt(std::string_view text, std::size_t max = 64);
+
 }  // namespace modelgw::http

@@ -144,12 +144,23 @@ bool ipv6_in_context(std::string_view text, Span s) {
 }
 
 // A phone number glued to letters or more digits is part of something else,
-// and so is one in the groups of an IBAN-shaped token.
+// and so is one in the groups of an IBAN-shaped token, one after a '#' (a
+// ticket or order number) and one joined by a dash to a word ("ORD-0151-...").
 bool phone_in_context(std::string_view text, Span s) {
   if (inside_printed_iban(text, s.offset)) return false;
   if (s.offset > 0) {
     const auto before = static_cast<unsigned char>(text[s.offset - 1]);
-    if (is_word(before) || before == '+' || before == '.' || before == '/') return false;
+    if (is_word(before) || before == '+' || before == '.' || before == '/' || before == '#') return false;
+    if (before == '-' && s.offset > 1 && is_word(static_cast<unsigned char>(text[s.offset - 2]))) {
+      return false;
+    }
+    // A trunk 0 (or the 00 of an international number) begins a number: after
+    // a digit group it is the middle of a longer run ("8297 0150 4894 2941",
+    // a tracking id; "3069 0036 2287 2527").
+    if (text[s.offset] == '0' && s.offset > 1 && (before == ' ' || before == '-') &&
+        is_digit(static_cast<unsigned char>(text[s.offset - 2]))) {
+      return false;
+    }
   }
   const std::size_t end = s.offset + s.length;
   if (end < text.size()) {

@@ -109,7 +109,7 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
     if (findings.empty()) return;
     if (!scope) scope.emplace(mode);
 
-    const std::string path = ref.path();
+    const std::string path = ref.path(&detector_);
     mgw_pii_text piece{};
     piece.struct_size = sizeof piece;
     piece.path = mgw::str(path);

@@ -1,7 +1,7 @@
-// The PII step of a chat request: every piece of text the request sends
-// upstream is scanned, allowed values are dropped, and the tenant's mode
-// plugin decides on the rest (reject, replace, or pass), recording what it
-// saw. Only categories and counts leave this step; values never do.
+// The PII step of a chat request: every string the request sends upstream
+// (request_texts.h says which) is scanned, allowed values are dropped, and
+// the tenant's mode plugin decides on the rest (reject, replace, or pass),
+// recording what it saw. Only categories and counts leave this step; values never do.
 #pragma once
 
 #include "http/api_error.h"

@@ -47,14 +47,26 @@ constexpr std::array kPatterns = {
             R"([A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,24}\b)", Reach::at_sign},
     // E.164 as written: "+", then digits with the usual separators.
     Pattern{Category::phone, Check::phone, R"(\+[1-9][0-9 .\-/()]{6,22}[0-9])"},
+    // The same with 00 for "+" (European country codes): 0049 (0)69 686114.
+    Pattern{Category::phone, Check::phone, R"(\b00[34][0-9 .\-/()]{6,24}[0-9])", Reach::numeric_run, 10},
     // NANP: (415) 555-0134, 415-555-0134, 1-415-555-0134.
     Pattern{Category::phone, Check::phone, R"((?:\b1[ .\-])?(?:\(\d{3}\) ?|\b\d{3}[ .\-])\d{3}[ .\-]\d{4}\b)",
             Reach::numeric_run, 10},
-    // European with a trunk 0: 030 1234567, 020 7946 0958, 06 12 34 56 78, 089/12345678.
+    // European with a trunk 0: 030 1234567, 020 7946 0958, 06 12 34 56 78, 089/12345678,
+    // 0151 41398296, 069/686114.
     Pattern{Category::phone, Check::phone, R"(\b0\d{1,4}(?:[ ./\-]?\d{2,8}){1,4}\b)", Reach::numeric_run, 4},
-    // Spanish mobiles and landlines without a trunk prefix: 612 34 56 78, 912 345 678.
-    Pattern{Category::phone, Check::phone, R"(\b[6-9]\d{2}(?: \d{2}){3}\b|\b[6-9]\d{2} \d{3} \d{3}\b)",
+    // The same with the trunk and area code in parentheses: (069) 686114, (020) 7946 0958.
+    Pattern{Category::phone, Check::phone, R"(\(0\d{1,4}\) ?\d{2,8}(?:[ \-]\d{2,8}){0,3}\b)",
+            Reach::numeric_run, 6},
+    // Spanish mobiles and landlines without a trunk prefix: 612 34 56 78, 912 345 678, 91 123 45 67.
+    // Not with dots: "999.72.55.21" and "91.131.24.36" are dotted quads.
+    Pattern{Category::phone, Check::phone,
+            R"(\b[6-9]\d{2}(?:[ \-]\d{2}){3}\b|\b[6-9]\d{2}[ \-]\d{3}[ \-]\d{3}\b)"
+            R"(|\b[89]\d[ \-]\d{3}(?:[ \-]\d{2}){2}\b)",
             Reach::numeric_run, 9},
+    // Italian mobiles without a trunk prefix: 347 123 4567, 347 1234567, 347/1234567, 347 123 45 67.
+    Pattern{Category::phone, Check::phone, R"(\b3\d{2}[ .\-/]\d{3}[ .\-]?\d{2}[ .\-]?\d{2}\b)",
+            Reach::numeric_run, 10},
 
     // --- network addresses -------------------------------------------------------------
     Pattern{Category::ip_address, Check::ipv4, R"(\b(?:\d{1,3}\.){3}\d{1,3}\b)", Reach::numeric_run, 4},

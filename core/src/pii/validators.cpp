@@ -339,28 +339,70 @@ bool one_separator_kind(const PhoneParse& p) {
   return (p.plain_seps & (p.plain_seps - 1)) == 0;
 }
 
-// European national format: trunk 0 then a non-zero digit, 10-11 digits,
-// either one unbroken run or groups joined by one kind of separator with the
-// first group (trunk + area code, 2-5 digits, optionally parenthesized) first.
+// German mobile prefixes 015x, 016x, 017x: the one national format with 12
+// digits (trunk 0 included) that people write every day.
+bool german_mobile_prefix(std::string_view d) {
+  return d.size() >= 4 && d[0] == '0' && d[1] == '1' && d[2] >= '5' && d[2] <= '7';
+}
+
+// European national format: trunk 0 then a non-zero digit, either one
+// unbroken run or groups joined by one kind of separator with the first group
+// (trunk + area code, 2-5 digits, optionally parenthesized) first.
+//  - 10-11 digits: any such grouping (groups of 2-8), or bare.
+//  - 12 digits: a German mobile only, its 4-digit prefix a group of its own
+//    ("0151 41398296", "0179-90698900") or bare ("015141398296").
+//  - 9 digits: a short city line (Frankfurt "069/686114", "(069) 686114",
+//    Milan "02 1234567"): grouped, the subscriber number in groups of 3 or
+//    more, so dates and pairs ("01 23 45 67 8") are not read as one.
 bool european_phone(const PhoneParse& p) {
   const std::string_view d = p.digit_view();
-  if (d.size() < 10 || d.size() > 11 || d[0] != '0' || d[1] == '0') return false;
-  if (p.groups == 1) return true;
+  if (d.size() < 9 || d.size() > 12 || d[0] != '0' || d[1] == '0') return false;
+  if (p.groups == 1) return (d.size() >= 10 && d.size() <= 11) || (d.size() == 12 && german_mobile_prefix(d));
   if (!one_separator_kind(p) || p.paren_group > 0) return false;
   if (p.group_len[0] < 2 || p.group_len[0] > 5) return false;
   for (std::size_t k = 1; k < p.groups; ++k) {
-    if (p.group_len[k] < 2 || p.group_len[k] > 8) return false;
+    if (p.group_len[k] < (d.size() == 9 ? 3 : 2) || p.group_len[k] > 8) return false;
   }
+  if (d.size() == 12) return p.group_len[0] == 4 && german_mobile_prefix(d);
   return true;
 }
 
 // Spanish: 9 digits starting 6-9, no trunk prefix; only accepted in the usual
-// 3-2-2-2 or 3-3-3 groupings since 9 bare digits are too often something else.
+// 3-2-2-2 or 3-3-3 groupings since 9 bare digits are too often something else,
+// and landlines (8 or 9 first) also as 2-3-2-2 ("91 123 45 67", Madrid; not
+// with dots).
 bool spanish_phone(const PhoneParse& p) {
   const std::string_view d = p.digit_view();
   if (d.size() != 9 || d[0] < '6' || p.paren_group != -1) return false;
   if (!one_separator_kind(p) || (p.plain_seps & kSepSlash) != 0) return false;
+  // Dotted, 2-3-2-2 is an IPv4 address ("91.131.24.36").
+  if (d[0] >= '8' && (p.plain_seps & kSepDot) == 0 && group_lengths_are(p, {2, 3, 2, 2})) return true;
   return group_lengths_are(p, {3, 2, 2, 2}) || group_lengths_are(p, {3, 3, 3});
+}
+
+// Italian mobiles: 10 digits starting 3 and an operator digit 1-9, no trunk
+// prefix, the 3-digit operator prefix a group of its own: "347 123 4567",
+// "347 1234567", "347/1234567", "347 123 45 67" (one separator kind). Bare
+// ten digits stay unread (order numbers look the same).
+bool italian_mobile(const PhoneParse& p) {
+  const std::string_view d = p.digit_view();
+  if (d.size() != 10 || d[0] != '3' || d[1] == '0' || p.paren_group != -1) return false;
+  if (!one_separator_kind(p)) return false;
+  return group_lengths_are(p, {3, 3, 4}) || group_lengths_are(p, {3, 7}) ||
+         group_lengths_are(p, {3, 3, 2, 2});
+}
+
+// "0049 69 686114", "0049 (0)69 686114", "0039 347 1234567": the
+// international prefix 00 written where E.164 has "+". Only for European
+// country codes (3x, 4x: every corpus country), with 00 and the code a group
+// of their own and at least two groups after it, so a reference number with
+// leading zeros ("0012 3456 7890", "0030 1234567") is not read as one.
+bool international_00(const PhoneParse& p) {
+  const std::string_view d = p.digit_view();
+  if (p.groups < 3 || p.paren_group == 0 || p.group_len[0] < 4 || p.group_len[0] > 5) return false;
+  if (d[2] != '3' && d[2] != '4') return false;
+  const std::string_view rest = d.substr(2);
+  return rest.size() >= 8 && rest.size() <= 13;
 }
 
 // ---------------------------------------------------------------------------
@@ -797,7 +839,8 @@ bool phone_valid(std::string_view candidate) {
   // phone's groups ("01.23.45.67.89") it is kept.
   if (p.groups == 1 && counting_run(d)) return false;
   if (p.plus) return d.size() >= 8 && d[0] != '0';  // no country code starts with 0
-  return nanp_phone(p) || european_phone(p) || spanish_phone(p);
+  if (d.size() > 2 && d[0] == '0' && d[1] == '0') return international_00(p);
+  return nanp_phone(p) || european_phone(p) || spanish_phone(p) || italian_mobile(p);
 }
 
 bool birth_date_valid(std::string_view candidate) {

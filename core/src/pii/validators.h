@@ -59,21 +59,31 @@ bool ipv4_valid(std::string_view candidate);
 // No zone index ("%eth0"); at most 45 bytes.
 bool ipv6_valid(std::string_view candidate);
 
-// A phone number as written: "+" then 8-15 digits (E.164, separators " .-/()"
-// allowed), or a national format with 10-11 digits (NANP with area and exchange
-// not starting 0/1; a leading 0 trunk prefix for European formats). Rejects
-// candidates whose digits are all the same.
+// A phone number as written: "+" (or 00) then 8-15 digits (E.164, separators
+// " .-/()" allowed), or a national format (NANP with area and exchange not
+// starting 0/1; a leading 0 trunk prefix for European formats; Spanish and
+// Italian numbers without one). Rejects candidates whose digits are all the
+// same.
 //  - Digit groups are joined by one separator from " .-/", except around the
 //    one parenthesized group: "(", ")", " (" and ") ". Nothing may lead but "+"
 //    or "(", nothing may trail; "+" must be followed by a country code (not 0).
 //  - NANP: "(415) 555-0134", "415-555-0134", "415.555.0134", "1-415-555-0134",
 //    "1 (415) 555-0134": groups 3-3-4 or 1-3-3-4, area code not N11. Ten bare
 //    digits are not accepted (order numbers look the same).
+//  - 00 for "+" (European country codes 3x/4x only): "0049 69 686114",
+//    "0049 (0)69 686114"; 00 and the code one group, at least two groups after
+//    it, 8-13 digits after the 00.
 //  - European: 0 then a non-zero digit, 10-11 digits, bare ("0612345678") or in
 //    groups of one separator kind: a 2-5 digit first group (may be
 //    parenthesized), then groups of 2-8 ("030 1234567", "06 12 34 56 78",
-//    "089/12345678").
-//  - Spanish: 9 digits starting 6-9, only as "612 34 56 78" or "612 345 678".
+//    "089/12345678"). 12 digits only for German mobiles (015x, 016x, 017x)
+//    with the 4-digit prefix a group of its own or bare ("0151 41398296");
+//    9 digits only grouped with groups of 3+ after the first ("069/686114",
+//    "(069) 686114", "02 1234567").
+//  - Spanish: 9 digits starting 6-9, only as "612 34 56 78" or "612 345 678",
+//    and landlines starting 8 or 9 also as "91 123 45 67".
+//  - Italian mobiles: 10 digits starting 3 then 1-9, the 3-digit prefix a group
+//    of its own: "347 123 4567", "347 1234567", "347/1234567", "347 123 45 67".
 //  - An unbroken run that counts straight up or down ("0123456789",
 //    "+1234567890") is a placeholder; grouped ("01.23.45.67.89") it is kept.
 bool phone_valid(std::string_view candidate);

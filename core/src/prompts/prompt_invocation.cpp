@@ -1,5 +1,6 @@
 #include "prompts/prompt_invocation.h"
 
+#include "prompts/prompt_version.h"
 #include "prompts/template.h"
 
 #include <map>
@@ -50,9 +51,9 @@ std::variant<PromptRef, ApiError> parse_ref(const nlohmann::json& prompt) {
   PromptRef ref;
   for (const auto& [key, value] : prompt.items()) {
     if (key != "name" && key != "id" && key != "version" && key != "variables") {
+      const std::string param = "prompt." + http::input_excerpt(key);
       return bad_request("invalid_parameter",
-                         "'prompt." + key + "' is not a known member; use name, version and variables",
-                         "prompt." + key);
+                         "'" + param + "' is not a known member; use name, version and variables", param);
     }
   }
   for (const char* member : {"name", "id"}) {
@@ -88,9 +89,8 @@ std::variant<PromptRef, ApiError> parse_ref(const nlohmann::json& prompt) {
     for (const auto& [name, value] : it->items()) {
       auto text = value_text(value);
       if (!text) {
-        return bad_request("invalid_parameter",
-                           "'prompt.variables." + name + "' must be a string, number or boolean",
-                           "prompt.variables." + name);
+        const std::string param = "prompt.variables." + http::input_excerpt(name);
+        return bad_request("invalid_parameter", "'" + param + "' must be a string, number or boolean", param);
       }
       ref.values.emplace(name, std::move(*text));
     }
@@ -110,15 +110,18 @@ std::variant<Expansion, ApiError> expand_prompt(nlohmann::json body, std::int64_
   if (auto* err = std::get_if<ApiError>(&parsed)) return *err;
   const auto& ref = std::get<PromptRef>(parsed);
 
-  auto prompt = store.find(tenant_id, ref.name, ref.version);
+  // No stored prompt has a name that is_prompt_name refuses: answer without a
+  // storage lookup (or a cache entry) for a made-up name.
+  auto prompt = is_prompt_name(ref.name) ? store.find(tenant_id, ref.name, ref.version) : nullptr;
   if (!prompt) {
-    if (ref.version != 0 && store.find(tenant_id, ref.name, 0)) {
+    const std::string shown = http::input_excerpt(ref.name);
+    if (ref.version != 0 && is_prompt_name(ref.name) && store.find(tenant_id, ref.name, 0)) {
       return http::not_found("prompt_not_found",
-                             "prompt '" + ref.name + "' has no version " + std::to_string(ref.version) +
-                                 "; GET /v1/prompts/" + ref.name + " shows the active one",
+                             "prompt '" + shown + "' has no version " + std::to_string(ref.version) +
+                                 "; GET /v1/prompts/" + shown + " shows the active one",
                              "prompt.version");
     }
-    return http::not_found("prompt_not_found", "no prompt named '" + ref.name + "' exists for this tenant",
+    return http::not_found("prompt_not_found", "no prompt named '" + shown + "' exists for this tenant",
                            "prompt.name");
   }
   auto filled = fill_template(prompt->template_messages, ref.values);

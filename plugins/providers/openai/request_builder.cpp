@@ -5,6 +5,9 @@
 
 #include <modelgw/sdk.hpp>
 
+#include <optional>
+#include <string>
+
 namespace mgw::openai {
 namespace {
 
@@ -37,6 +40,76 @@ bool apply_stream_mode(Json& body, bool stream, const mgw_response_sink* error) 
   return true;
 }
 
+void append_member(std::string& out, std::string_view name, std::string_view value) {
+  if (out.size() > 1) {
+    out += ',';
+  }
+  out += '"';
+  out += name;
+  out += "\":";
+  out += value;
+}
+
+// The body by splicing the host's member index (ABI 1.1): the client's
+// members are copied as written, only model, stream, stream_options and
+// request_id are replaced or dropped, so the body is never parsed or
+// serialised whole. Same result as the parsing path below.
+std::optional<std::string> splice_body(const mgw_call_context& ctx, const mgw_json_member* members,
+                                       std::size_t count, const mgw_response_sink* error) {
+  const bool stream = ctx.stream != 0;
+  std::string out;
+  std::size_t total = 2;
+  for (std::size_t i = 0; i < count; ++i) {
+    total += members[i].name.len + members[i].value.len + 4;
+  }
+  out.reserve(total + ctx.upstream_model.len + 64);
+  out += '{';
+  bool stream_written = false;
+  bool options_written = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string_view name = view(members[i].name);
+    const std::string_view value = view(members[i].value);
+    if (name == "request_id") {
+      continue;  // the gateway's trace handle is not the vendor's business
+    }
+    if (name == "model") {
+      append_member(out, name, dump(Json(view(ctx.upstream_model))));
+    } else if (name == "stream") {
+      if (stream) {
+        append_member(out, name, "true");
+        stream_written = true;
+      } else if (value == "false") {
+        append_member(out, name, value);
+      }
+    } else if (name == "stream_options") {
+      if (!stream) {
+        continue;
+      }
+      Json options = Json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
+      if (options.is_null()) {
+        options = Json::object();
+      }
+      if (!options.is_object()) {
+        fail(error, 400, kInvalidParameter, "stream_options must be an object", "stream_options");
+        return std::nullopt;
+      }
+      options["include_usage"] = true;
+      append_member(out, name, dump(options));
+      options_written = true;
+    } else {
+      append_member(out, name, value);
+    }
+  }
+  if (stream && !stream_written) {
+    append_member(out, "stream", "true");
+  }
+  if (stream && !options_written) {
+    append_member(out, "stream_options", "{\"include_usage\":true}");
+  }
+  out += '}';
+  return out;
+}
+
 void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
   if (fn != nullptr) {
     fn(data, str(value));
@@ -48,17 +121,28 @@ void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
 mgw_status build_request(const ProviderConfig& config, const mgw_call_context& ctx,
                          std::string_view client_body, const mgw_request_sink& out,
                          const mgw_response_sink* error) {
-  // The host promises a JSON object at most 64 deep with model and messages,
-  // so no depth check here; a broken promise is still refused, not trusted.
-  Json body = Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object()) {
-    fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
-    return MGW_INVALID_ARGUMENT;
-  }
-  body["model"] = view(ctx.upstream_model);
-  body.erase("request_id");  // the gateway's trace handle is not the vendor's business
-  if (!apply_stream_mode(body, ctx.stream != 0, error)) {
-    return MGW_INVALID_ARGUMENT;
+  std::string built;
+  if (MGW_HAS_FIELD(&ctx, mgw_call_context, member_count) && ctx.members != nullptr) {
+    auto spliced = splice_body(ctx, ctx.members, ctx.member_count, error);
+    if (!spliced) {
+      return MGW_INVALID_ARGUMENT;
+    }
+    built = std::move(*spliced);
+  } else {
+    // An older host, or a body the host could not index: parse it. The host
+    // promises a JSON object at most 64 deep with model and messages, so no
+    // depth check here; a broken promise is still refused, not trusted.
+    Json body = Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);
+    if (!body.is_object()) {
+      fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
+      return MGW_INVALID_ARGUMENT;
+    }
+    body["model"] = view(ctx.upstream_model);
+    body.erase("request_id");  // the gateway's trace handle is not the vendor's business
+    if (!apply_stream_mode(body, ctx.stream != 0, error)) {
+      return MGW_INVALID_ARGUMENT;
+    }
+    built = dump(body);
   }
 
   call(out.callback_method, out.host_data, "POST");
@@ -72,7 +156,7 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
                           str(ctx.stream != 0 ? "text/event-stream" : "application/json"));
     }
   }
-  call(out.callback_body, out.host_data, dump(body));
+  call(out.callback_body, out.host_data, built);
   return MGW_OK;
 }
 

@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 0
+#define MGW_ABI_MINOR 1
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -165,6 +165,15 @@ typedef struct mgw_header {
   mgw_str value;
 } mgw_header;
 
+/* ABI 1.1. One top-level member of the client's request body, as the host's
+ * parse found it: `name` is the key's text between its quotes, `value` the
+ * member's raw JSON value text. Both are views into the request_json of the
+ * same on_build_request call. */
+typedef struct mgw_json_member {
+  mgw_str name;
+  mgw_str value;
+} mgw_json_member;
+
 /* Facts about the call the plugin is translating. OWNERSHIP: host-owned,
  * borrowed for the duration of the hook call (a stream copies what it needs in
  * on_stream_new). */
@@ -183,6 +192,16 @@ typedef struct mgw_call_context {
    * models, a conservative estimate otherwise): for a vendor that reports no
    * usage, e.g. in a stream cut short. 0 when unknown. */
   int64_t prompt_tokens;
+  /* ABI 1.1 (check with MGW_HAS_FIELD). The host's index of request_json's
+   * top-level members, in the order written, so that a plugin can find, drop
+   * or replace members by splicing text instead of parsing the body again.
+   * Set during on_build_request only, and only when every key is distinct and
+   * written without escapes; otherwise `members` is NULL and the plugin parses
+   * request_json itself. The host has already checked that request_json is
+   * valid JSON, an object, nested at most 64 deep.
+   * OWNERSHIP: borrowed for the hook call. */
+  const mgw_json_member* members;
+  size_t member_count;
 } mgw_call_context;
 
 /* Where a built upstream request goes. The host copies everything.

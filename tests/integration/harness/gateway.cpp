@@ -69,7 +69,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
   y << "server:\n"
     << "  listen: \"127.0.0.1:" << port << "\"\n"
     << "  max_body_bytes: " << o.max_body_bytes << "\n"
-    << "storage:\n"
+    << o.extra_server_yaml << "storage:\n"
     << "  plugin: sqlite\n"
     << "  options:\n"
     << "    path: \"" << dir << "/modelgw.db\"\n"
@@ -96,6 +96,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
       << "    first_byte_timeout_ms: " << o.timeout_ms << "\n"
       << "    timeout_ms: " << std::max(o.total_timeout_ms, o.timeout_ms) << "\n";
     if (o.max_connections > 0) y << "    max_connections: " << o.max_connections << "\n";
+    y << o.extra_provider_yaml;
   };
   provider("openai", "openai", o.openai_base_url.empty() ? fake + "/v1" : o.openai_base_url);
   if (!o.openai_ca_file.empty()) y << "    ca_file: \"" << o.openai_ca_file << "\"\n";

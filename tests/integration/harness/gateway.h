@@ -50,6 +50,8 @@ struct GatewayOptions {
   std::string extra_catalog_yaml;    // lines under `catalog:`, indented two spaces
   std::string extra_providers_yaml;  // lines under `providers:`, indented two spaces
   std::string extra_auth_yaml;       // lines under `auth:`, indented two spaces
+  std::string extra_server_yaml;     // lines under `server:`, indented two spaces
+  std::string extra_provider_yaml;   // lines added to every provider, indented four spaces
   std::string pii_yaml;              // a whole `pii:` section; empty: the defaults (flag)
   std::string openai_base_url;       // replaces the fake's address for provider "openai"
   std::string openai_ca_file;        // ca_file of provider "openai"

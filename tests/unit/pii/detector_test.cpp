@@ -149,6 +149,42 @@ TEST(PiiDetector, NumbersAreFoundWhereverTheyStandInTheText) {
   EXPECT_EQ(scan("a1 b22 c333 123-45-6789"), (V{{"ssn", "123-45-6789"}}));
 }
 
+TEST(PiiDetector, FindsNationalPhoneFormatsInSentences) {
+  EXPECT_EQ(scan("Handy: 0151 41398296, Büro 069/686114."),
+            (V{{"phone", "0151 41398296"}, {"phone", "069/686114"}}));
+  EXPECT_EQ(scan("Rückruf bitte unter 0179-90698900 oder (069) 686114"),
+            (V{{"phone", "0179-90698900"}, {"phone", "(069) 686114"}}));
+  EXPECT_EQ(scan("Tel. +49 (0)69 686114 / Fax 030 12345678"),
+            (V{{"phone", "+49 (0)69 686114"}, {"phone", "030 12345678"}}));
+  EXPECT_EQ(scan("Zentrale 0049 (0)69 686114, mobil 0049 151 41398296."),
+            (V{{"phone", "0049 (0)69 686114"}, {"phone", "0049 151 41398296"}}));
+  EXPECT_EQ(scan("Mi può chiamare al 347 123 4567 o al 347/1234567."),
+            (V{{"phone", "347 123 4567"}, {"phone", "347/1234567"}}));
+  EXPECT_EQ(scan("Llámenme al 612 345 678 o al 91 123 45 67."),
+            (V{{"phone", "612 345 678"}, {"phone", "91 123 45 67"}}));
+  EXPECT_EQ(scan("Bel me op 06-12345678 of 020 123 4567."),
+            (V{{"phone", "06-12345678"}, {"phone", "020 123 4567"}}));
+  EXPECT_EQ(scan("Call 07700 900123 or (020) 7946 0018."),
+            (V{{"phone", "07700 900123"}, {"phone", "(020) 7946 0018"}}));
+}
+
+TEST(PiiDetector, NumbersShapedLikeNationalPhonesInOtherRolesAreNot) {
+  EXPECT_EQ(scan("Bestellung ORD-0151-41398296 ist unterwegs"), V{});
+  EXPECT_EQ(scan("Ticket #069686114 und #0151 41398296"), V{});
+  EXPECT_EQ(scan("Kundennummer 069686114"), V{}) << "9 bare digits";
+  EXPECT_EQ(scan("Termin am 06.12.2024 um 10:30, Version 0.15.141398"), V{});
+  EXPECT_EQ(scan("ISBN 3-16-148410-0 und 978-3-16-148410-0"), V{});
+  EXPECT_EQ(scan("Auftrag 3471234567 vom 12.03.2024"), V{}) << "an Italian mobile is never bare";
+  EXPECT_EQ(scan("Kunden-Nr. 0012 3456 7890"), V{}) << "00 and a country code outside Europe";
+  EXPECT_EQ(scan("tracking ID 3069 0036 2287 2527"), V{}) << "00 inside a longer run";
+  EXPECT_EQ(scan("Tracking number: 8297 0150 4894 2941"), V{}) << "a trunk 0 inside a longer run";
+  EXPECT_EQ(scan("from 91.131.24.36 and 99.221.27.55"),
+            (V{{"ip_address", "91.131.24.36"}, {"ip_address", "99.221.27.55"}}));
+  EXPECT_EQ(scan("Section 999.72.55.21 of the spec"), V{});
+  EXPECT_EQ(scan("IBAN DE89 3704 0044 0532 0130 00"), (V{{"iban", "DE89 3704 0044 0532 0130 00"}}));
+  EXPECT_EQ(scan("Karte 4111 1111 1111 1111"), (V{{"payment_card", "4111 1111 1111 1111"}}));
+}
+
 TEST(PiiDetector, AnEmailsDigitsAreNotAPhoneNumber) {
   EXPECT_EQ(scan("reach 4155550134@sms.example.com"), (V{{"email", "4155550134@sms.example.com"}}));
 }

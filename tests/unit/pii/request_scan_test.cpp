@@ -35,18 +35,116 @@ TEST(PiiRequestTexts, VisitsEveryTextSentUpstreamWithItsPath) {
       {"role": "assistant", "function_call": {"name": "g", "arguments": "{}"}},
       {"role": "tool", "tool_call_id": "c1", "content": "result"}
     ]})");
-  EXPECT_EQ(paths_of(doc), (std::vector<std::string>{
-                               "messages[0].content", "messages[1].content[0].text",
-                               "messages[1].content[2].text", "messages[2].tool_calls[0].function.arguments",
-                               "messages[3].function_call.arguments", "messages[4].content"}));
+  EXPECT_EQ(paths_of(doc),
+            (std::vector<std::string>{"messages[0].content", "messages[1].content[0].text",
+                                      "messages[1].content[1].image_url.url", "messages[1].content[2].text",
+                                      "messages[2].tool_calls[0].function.arguments",
+                                      "messages[3].function_call.arguments", "messages[4].content"}));
 }
 
-TEST(PiiRequestTexts, IgnoresShapesThatHoldNoText) {
-  EXPECT_TRUE(paths_of(json::parse(R"({"messages": "x"})")).empty());
+// Everything else the upstream sees is text too: messages first, then the
+// other members in the object's (sorted) order, at any depth.
+TEST(PiiRequestTexts, VisitsEveryOtherStringMemberAtAnyDepth) {
+  const json doc = json::parse(R"({
+    "model": "m",
+    "user": "u",
+    "stop": ["a", "b"],
+    "metadata": {"ticket": "t"},
+    "a_member_added_later": {"deep": [{"deeper": "x"}]},
+    "messages": [{"role": "user", "name": "n", "content": "c"}],
+    "tools": [{"type": "function", "function": {"name": "pay", "description": "d", "strict": true,
+      "parameters": {"type": "object", "required": ["card"], "properties": {
+        "card": {"type": "string", "description": "pd", "examples": ["e"]},
+        "kind": {"type": "string", "enum": ["visa", "amex"], "default": "visa"}}}}}],
+    "functions": [{"name": "legacy", "description": "fd", "parameters": {"type": "object"}}],
+    "tool_choice": {"type": "function", "function": {"name": "pay"}},
+    "function_call": {"name": "legacy"},
+    "response_format": {"type": "json_schema", "json_schema": {"name": "out", "description": "rd",
+      "schema": {"type": "object", "properties": {"v": {"type": "string", "description": "sd"}}}}},
+    "prediction": {"type": "content", "content": "p"},
+    "max_tokens": 5, "temperature": 0.2, "stream": false, "logit_bias": {"50256": -100}
+  })");
+  EXPECT_EQ(paths_of(doc), (std::vector<std::string>{
+                               "messages[0].content",
+                               "messages[0].name",
+                               "a_member_added_later.deep[0].deeper",
+                               "functions[0].description",
+                               "functions[0].parameters.type",
+                               "metadata.ticket",
+                               "prediction.content",
+                               "prediction.type",
+                               "response_format.json_schema.description",
+                               "response_format.json_schema.schema.properties.v.description",
+                               "response_format.json_schema.schema.properties.v.type",
+                               "response_format.json_schema.schema.type",
+                               "stop[0]",
+                               "stop[1]",
+                               "tools[0].function.description",
+                               "tools[0].function.parameters.properties.card.description",
+                               "tools[0].function.parameters.properties.card.examples[0]",
+                               "tools[0].function.parameters.properties.card.type",
+                               "tools[0].function.parameters.properties.kind.default",
+                               "tools[0].function.parameters.properties.kind.enum[0]",
+                               "tools[0].function.parameters.properties.kind.enum[1]",
+                               "tools[0].function.parameters.properties.kind.type",
+                               "tools[0].function.parameters.required[0]",
+                               "tools[0].function.parameters.type",
+                               "user",
+                           }));
+  json single_stop = {{"stop", "s"}, {"tool_choice", "auto"}, {"function_call", "none"}};
+  EXPECT_EQ(paths_of(single_stop), (std::vector<std::string>{"stop"}));
+}
+
+TEST(PiiRequestTexts, IdentifiersAndBinaryPayloadsAreNotScanned) {
+  const json doc = json::parse(R"({"model": "m", "messages": [
+    {"role": "user", "content": [
+      {"type": "image_url", "image_url": {"url": "data:image/png;base64,QUJD", "detail": "low"}},
+      {"type": "image_url", "image_url": {"url": "https://img.example/a.png"}},
+      {"type": "image_url", "image_url": "data:image/png;base64,QUJD"},
+      {"type": "input_audio", "input_audio": {"data": "QUJD", "format": "wav"}},
+      {"type": "file", "file": {"file_data": "QUJD", "file_id": "file-1", "filename": "cv.pdf"}}]},
+    {"role": "assistant", "audio": {"id": "audio_1"}, "tool_calls": [
+      {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]})");
+  EXPECT_EQ(paths_of(doc),
+            (std::vector<std::string>{
+                "messages[0].content[0].image_url.detail", "messages[0].content[1].image_url.url",
+                "messages[0].content[3].input_audio.format", "messages[0].content[4].file.filename",
+                "messages[1].tool_calls[0].function.arguments", "messages[2].content"}));
+  for (std::string_view p : identifier_paths()) EXPECT_FALSE(p.empty());
+}
+
+TEST(PiiRequestTexts, NonStringValuesHoldNoText) {
   EXPECT_TRUE(
       paths_of(json::parse(R"({"messages": [1, null, {"content": 5}, {"content": [1, {"text": 2}]}]})"))
           .empty());
-  EXPECT_TRUE(paths_of(json::parse(R"({"prompt": "not a chat"})")).empty());
+  EXPECT_TRUE(paths_of(json::parse(R"({"n": 1, "b": true, "z": null, "o": {}, "a": []})")).empty());
+  EXPECT_TRUE(paths_of(json::parse(R"("not an object")")).empty());
+  // A shape the validation refuses later is still walked as it stands.
+  EXPECT_EQ(paths_of(json::parse(R"({"messages": "x"})")), (std::vector<std::string>{"messages"}));
+}
+
+TEST(PiiRequestTexts, PathsQuoteMemberNamesThatAreNotIdentifiers) {
+  json doc = json::parse(R"({"metadata": {"card number": "a", "q\"uote": "b", "a.b": "c"}})");
+  doc["metadata"][std::string(100, 'k')] = "d";
+  EXPECT_EQ(paths_of(doc), (std::vector<std::string>{
+                               R"(metadata["a.b"])",
+                               R"(metadata["card number"])",
+                               "metadata[\"" + std::string(64, 'k') + "...\"]",
+                               R"(metadata["q\"uote"])",
+                           }));
+  // The client sees the name it sent, "[]" included, and a member named "[]"
+  // is no array element: scanned.
+  EXPECT_EQ(paths_of(json::parse(R"({"messages": {"[]": {"role": "r"}}})")),
+            (std::vector<std::string>{R"(messages["[]"].role)"}));
+}
+
+TEST(PiiRequestTexts, AMemberNameHoldingPersonalDataIsNeverEchoedInThePath) {
+  const Detector detector;
+  json doc = json::parse(R"({"metadata": {"jane.roe@example.org": {"note": "x"}}})");
+  std::vector<std::string> paths;
+  for_each_request_text(doc, [&](const TextRef& ref) { paths.push_back(ref.path(&detector)); });
+  EXPECT_EQ(paths, (std::vector<std::string>{R"x(metadata["(personal data)"].note)x"}));
 }
 
 // The three mode plugins, loaded as the gateway loads them.
@@ -194,6 +292,98 @@ TEST_F(PiiGuardTest, InvalidUtf8AndNulBytesAreMaskedAroundNotDropped) {
   const Verdict v = inspect(doc, policy("mask"));
   EXPECT_EQ(doc["messages"][0]["content"].get<std::string>(), std::string("\xff [EMAIL_1] \0 x", 16));
   EXPECT_TRUE(v.changed);
+}
+
+// A chat body whose tool declares a "card" parameter with `description`.
+json with_tool(const std::string& description) {
+  json doc = {{"model", "m"}, {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};
+  doc["tools"] =
+      json::array({{{"type", "function"},
+                    {"function",
+                     {{"name", "pay"},
+                      {"description", "Charge a card"},
+                      {"parameters",
+                       {{"type", "object"},
+                        {"properties", {{"card", {{"type", "string"}, {"description", description}}}}}}}}}}});
+  return doc;
+}
+
+TEST_F(PiiGuardTest, BlockNamesThePathOfAValueOutsideTheMessages) {
+  json in_user = chat({"hello"});
+  in_user["user"] = "customer 4111 1111 1111 1111";
+  Verdict v = inspect(in_user, policy("block"));
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "user");
+  EXPECT_EQ(v.rejection->message.find("4111"), std::string::npos);
+
+  json in_tool = with_tool("for example 4111 1111 1111 1111");
+  v = inspect(in_tool, policy("block"));
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "tools[0].function.parameters.properties.card.description");
+  EXPECT_EQ(v.findings_json(), R"({"payment_card":1})");
+
+  json in_stop = chat({"hello"});
+  in_stop["stop"] = json::array({"END", "SSN 123-45-6789"});
+  v = inspect(in_stop, policy("block"));
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "stop[1]");
+
+  json in_enum = with_tool("a card");
+  in_enum["tools"][0]["function"]["parameters"]["properties"]["card"]["enum"] =
+      json::array({"none", "4111111111111111"});
+  v = inspect(in_enum, policy("block"));
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "tools[0].function.parameters.properties.card.enum[1]");
+}
+
+TEST_F(PiiGuardTest, MaskReplacesValuesInPlaceWhereverTheyStand) {
+  json doc = chat({"I am a@b.io"});
+  doc["messages"][0]["name"] = "c@d.io";
+  doc["user"] = "a@b.io";
+  doc["stop"] = json::array({"END", "e@f.io"});
+  doc["metadata"] = {{"owner", "c@d.io"}};
+  doc["response_format"] = {
+      {"type", "json_schema"},
+      {"json_schema", {{"name", "out"}, {"description", "answer g@h.io"}, {"schema", {{"type", "object"}}}}}};
+  const Verdict v = inspect(doc, policy("mask"));
+  EXPECT_EQ(v.action, "masked");
+  // The messages are numbered first, then the other members in sorted order.
+  EXPECT_EQ(doc["messages"][0]["content"], "I am [EMAIL_1]");
+  EXPECT_EQ(doc["messages"][0]["name"], "[EMAIL_2]");
+  EXPECT_EQ(doc["user"], "[EMAIL_1]");
+  EXPECT_EQ(doc["stop"], json::array({"END", "[EMAIL_4]"}));
+  EXPECT_EQ(doc["metadata"]["owner"], "[EMAIL_2]");
+  EXPECT_EQ(doc["response_format"]["json_schema"]["description"], "answer [EMAIL_3]");
+  EXPECT_EQ(doc["response_format"]["json_schema"]["name"], "out");
+  EXPECT_EQ(v.findings_json(), R"({"email":6})");
+}
+
+TEST_F(PiiGuardTest, FlagRecordsFindingsInToolSchemasAndLeavesThemAlone) {
+  json doc = with_tool("the caller's number, e.g. 0151 41398296");
+  const json before = doc;
+  const Verdict v = inspect(doc, policy("flag"));
+  EXPECT_EQ(v.action, "flagged");
+  EXPECT_EQ(v.summary(), "phone=1");
+  EXPECT_EQ(doc, before);
+}
+
+TEST_F(PiiGuardTest, IdentifiersAreNeitherBlockedNorMasked) {
+  json doc = chat({"hi"});
+  doc["tool_choice"] = {{"type", "function"}, {"function", {{"name", "a@b.io"}}}};
+  doc["messages"][0]["content"] =
+      json::array({{{"type", "image_url"}, {"image_url", {{"url", "data:text/plain,a@b.io"}}}}});
+  const json before = doc;
+  const Verdict v = inspect(doc, policy("mask"));
+  EXPECT_FALSE(v.any());
+  EXPECT_EQ(doc, before);
+}
+
+TEST_F(PiiGuardTest, ACleanRequestWithToolsIsUntouchedAndRecordsNothing) {
+  json doc = with_tool("The card number to charge, as printed");
+  doc["user"] = "user-7f3a";
+  doc["stop"] = "END";
+  const Verdict v = inspect(doc, policy("block"));
+  EXPECT_FALSE(v.any());
 }
 
 TEST_F(PiiGuardTest, AModeThatIsNotLoadedFailsClosed) {

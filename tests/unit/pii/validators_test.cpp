@@ -522,6 +522,71 @@ TEST(PiiValidators, PhoneAcceptsEuropeanNationalFormats) {
   }
 }
 
+// The national formats of the corpus languages as people write them.
+TEST(PiiValidators, PhoneAcceptsGermanFormats) {
+  const std::vector<std::vector<std::string_view>> groups = {
+      // mobiles: 12 digits with the trunk 0
+      {"0151 41398296", "0179-90698900", "0151/41398296", "015141398296", "0151 4139 8296", "0176 12345678"},
+      // short city lines: 9 digits
+      {"069/686114", "069 686114", "(069) 686114", "069-686114", "04321 1234"},
+      {"030 12345678", "0221 1234567", "+49 (0)69 686114", "+49 151 41398296"},
+      // 00 for "+"
+      {"0049 69 686114", "0049 (0)69 686114", "0049 151 41398296", "0049-30-1234567"},
+  };
+  for (const auto& group : groups) {
+    for (std::string_view s : group) EXPECT_TRUE(pii::phone_valid(s)) << s;
+  }
+}
+
+TEST(PiiValidators, PhoneRejectsGermanLookalikes) {
+  for (std::string_view s : {
+           "069686114",             // 9 bare digits: a customer or order number
+           "069 68 61 14",          // 9 digits in pairs: dates and counts look the same
+           "030 1234567891",        // 13 digits
+           "0301 23456789",         // 12 digits, not a mobile prefix
+           "01514139829 6",         // a mobile's prefix must be a group of its own
+           "0151 41398296 7",       // 13 digits
+           "0151/4139 8296",        // two separator kinds
+           "069/686 114/",          // trailing separator
+           "0049 69686114",         // 00 form: two groups after the country code at least
+           "0012 3456 7890",        // 00 form: only European country codes (a reference number)
+           "0049 69 68",            // 00 form: too few digits
+           "0049 (0)151 41398296",  // 16 digits
+       }) {
+    EXPECT_FALSE(pii::phone_valid(s)) << s;
+  }
+}
+
+TEST(PiiValidators, PhoneAcceptsOtherNationalFormats) {
+  const std::vector<std::vector<std::string_view>> by_country = {
+      {"06 12 34 56 78", "06.12.34.56.78", "01 23 45 67 89"},                               // fr
+      {"612 345 678", "612 34 56 78", "91 123 45 67", "93-123-45-67"},                      // es
+      {"347 123 4567", "347 1234567", "347/1234567", "333 123 45 67", "06 1234 5678"},      // it
+      {"02 1234567", "0039 347 1234567"},                                                   // it
+      {"06-12345678", "020 123 4567", "0201234567", "(020) 123 4567", "0031 20 123 4567"},  // nl
+      {"07700 900123", "020 7946 0018", "0161 496 0000", "(020) 7946 0018"},                // en-GB
+  };
+  for (const auto& country : by_country) {
+    for (std::string_view s : country) EXPECT_TRUE(pii::phone_valid(s)) << s;
+  }
+}
+
+TEST(PiiValidators, PhoneRejectsOtherNationalLookalikes) {
+  for (std::string_view s : {
+           "3471234567",      // Italian mobile, bare: an order number
+           "300 123 4567",    // no Italian operator prefix 30x; not NANP either (exchange 1xx)
+           "347 12 345 678",  // unusual Italian grouping
+           "347-123 4567",    // two separator kinds
+           "3-16-148410-0",   // an ISBN-10
+           "71 123 45 67",    // 2-3-2-2 only for Spanish landlines (8, 9)
+           "91.131.24.36",    // 2-3-2-2 dotted: an IPv4 address
+           "91 12 34 56 7",
+           "02 12 34 56 7",  // 9 digits in pairs
+       }) {
+    EXPECT_FALSE(pii::phone_valid(s)) << s;
+  }
+}
+
 TEST(PiiValidators, PhoneAcceptsSpanishGroupedNineDigits) {
   for (std::string_view s : {"612 34 56 78", "612 345 678", "912 34 56 78", "712.34.56.78", "812-345-678"}) {
     EXPECT_TRUE(pii::phone_valid(s)) << s;
@@ -532,8 +597,8 @@ TEST(PiiValidators, PhoneRejectsBadEuropeanAndSpanish) {
   for (std::string_view s : {
            "0123456789",      // counting run, bare
            "9876543210",      // counting down
-           "030 123456",      // 9 digits
-           "030 123456789",   // 12 digits
+           "030 12345",       // 8 digits
+           "030 123456789",   // 12 digits, not a German mobile
            "0030 1234567",    // 00 is not a trunk prefix
            "0 30 1234567",    // one-digit first group
            "030 1 234567",    // one-digit group

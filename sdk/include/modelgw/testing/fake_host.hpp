@@ -131,6 +131,9 @@ struct CallContext {
   bool stream = false;
   int64_t default_max_tokens = 0;
   int64_t prompt_tokens = 0;
+  // ABI 1.1: the body's member index, as a host gives it (views into the
+  // body passed to the same on_build_request call); unused when empty.
+  std::vector<mgw_json_member> members;
 
   mgw_call_context get() const {
     mgw_call_context c{};
@@ -142,6 +145,8 @@ struct CallContext {
     c.stream = stream ? 1 : 0;
     c.default_max_tokens = default_max_tokens;
     c.prompt_tokens = prompt_tokens;
+    c.members = members.empty() ? nullptr : members.data();
+    c.member_count = members.size();
     return c;
   }
 };

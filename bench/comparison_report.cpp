@@ -1,0 +1,361 @@
+#include "comparison_report.h"
+
+#include <cstdio>
+
+namespace bench {
+namespace {
+
+std::string strf(const char* format, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, format, args...);
+  return buf;
+}
+
+// modelgw / nginx, or a negative value when either side is missing.
+double ratio(double gateway, double nginx) {
+  return gateway >= 0 && nginx > 0 ? gateway / nginx : -1;
+}
+
+std::string ratio_text(double r) {
+  return r < 0 ? std::string("n/a") : strf("%.2fx", r);
+}
+
+std::string verdict(bool measured, bool met) {
+  return !measured ? "not measured" : met ? "MET" : "NOT MET";
+}
+
+std::string num(double v, const char* format = "%.1f") {
+  return v < 0 ? std::string("-") : strf(format, v);
+}
+
+void row(std::ostream& out, const std::string& label, const std::string& nginx, const std::string& gateway,
+         const std::string& r, const std::string& target) {
+  out << strf("  %-30s %14s %14s %9s  %s\n", label.c_str(), nginx.c_str(), gateway.c_str(), r.c_str(),
+              target.c_str());
+}
+
+double ms(std::int64_t us) {
+  return static_cast<double>(us) / 1000.0;
+}
+
+// RSS growth per open stream in KB (1000 bytes, as the issue counts).
+double kb_per_stream(const std::optional<SseScenario>& s) {
+  if (!s || s->open_at_peak <= 0) return -1;
+  return s->rss_per_stream_kib() * 1.024;
+}
+
+template <class T, class F>
+double field(const std::optional<T>& v, F f) {
+  return v ? f(*v) : -1.0;
+}
+
+std::uint64_t open_loop_errors(const std::optional<OpenLoopResult>& r) {
+  return r ? r->errors + r->unsent : 0;
+}
+
+void print_reasons(std::ostream& out, const char* who, const std::map<std::string, std::uint64_t>& reasons) {
+  for (const auto& [reason, count] : reasons)
+    out << "      " << who << " error x" << count << ": " << reason << "\n";
+}
+
+nlohmann::json latency_json(const LatencySummary& s) {
+  return {{"count", s.count},   {"mean_us", s.mean_us}, {"min_us", s.min_us}, {"p50_us", s.p50_us},
+          {"p90_us", s.p90_us}, {"p99_us", s.p99_us},   {"max_us", s.max_us}};
+}
+
+nlohmann::json open_loop_json(const OpenLoopResult& r) {
+  return {{"rate", r.rate},
+          {"scheduled", r.scheduled},
+          {"ok", r.ok},
+          {"errors", r.errors},
+          {"unsent", r.unsent},
+          {"error_reasons", r.error_reasons},
+          {"latency", latency_json(r.latency)}};
+}
+
+nlohmann::json target_json(const TargetRun& t) {
+  nlohmann::json j = nlohmann::json::object();
+  if (t.saturation) {
+    const auto& l = t.saturation->load;
+    j["saturation"] = {{"concurrency", l.concurrency},
+                       {"requests", l.requests},
+                       {"errors", l.errors + l.warmup_errors},
+                       {"rps", l.rps},
+                       {"latency", latency_json(l.latency)},
+                       {"proxy_cpu_us_per_request", t.saturation->gateway_cpu_us_per_request},
+                       {"upstream_cpu_us_per_request", t.saturation->upstream_cpu_us_per_request}};
+  }
+  if (t.latency) j["latency"] = open_loop_json(*t.latency);
+  if (t.sse) {
+    const auto& s = *t.sse;
+    j["sse"] = {{"requested", s.result.requested},
+                {"completed", s.result.completed},
+                {"errors", s.result.errors},
+                {"error_kinds", s.result.error_kinds},
+                {"error_samples", s.result.error_samples},
+                {"peak_open", s.result.peak_open},
+                {"first_event_latency", latency_json(s.result.first_event_latency)},
+                {"rss_before_kib", s.rss_before_kib},
+                {"rss_at_peak_kib", s.rss_at_peak_kib},
+                {"open_at_peak", s.open_at_peak},
+                {"rss_per_open_stream_kib", s.rss_per_stream_kib()},
+                {"threads_peak", s.threads_peak},
+                {"cpu_s", s.cpu_s}};
+  }
+  if (t.attack) {
+    const auto& a = *t.attack;
+    j["attack"] = {{"attackers", a.attack.requested},
+                   {"open_when_measured", a.open_when_measured},
+                   {"open_at_end", a.attack.open_now},
+                   {"peak_open", a.attack.peak_open},
+                   {"closed_by_server", a.attack.closed_by_server},
+                   {"connect_failures", a.attack.connect_failures},
+                   {"bytes_trickled", a.attack.bytes_trickled},
+                   {"rss_before_kib", a.rss_before_kib},
+                   {"rss_peak_kib", a.rss_peak_kib},
+                   {"client", open_loop_json(a.client)}};
+  }
+  return j;
+}
+
+}  // namespace
+
+std::uint64_t Comparison::failures() const {
+  std::uint64_t n = open_loop_errors(direct_latency);
+  for (const TargetRun* t : {&nginx, &gateway}) {
+    if (t->saturation) n += t->saturation->load.errors + t->saturation->load.warmup_errors;
+    n += open_loop_errors(t->latency);
+    if (t->sse) n += static_cast<std::uint64_t>(t->sse->result.requested - t->sse->result.completed);
+  }
+  return n;
+}
+
+void print_comparison(const Comparison& c, std::ostream& out) {
+  const auto& s = c.settings;
+  out << "\n=== modelgw beside nginx (same run, same mock upstream; ratio = modelgw / nginx) ===\n";
+  out << "nginx: " << (c.nginx_error.empty() ? c.nginx_version : "NOT RUN: " + c.nginx_error)
+      << ", one worker, upstream keepalive, proxy_buffering off\n";
+  out << "modelgw: API-key auth, PII mode " << c.pii_mode << ", usage written to SQLite\n";
+  out << strf("  %-30s %14s %14s %9s  %s\n", "", "nginx", "modelgw", "ratio", "target");
+
+  const auto& ng = c.nginx;
+  const auto& gw = c.gateway;
+  if (ng.saturation || gw.saturation) {
+    out << strf("(a) saturation: closed loop, C=%d, %zu-byte body, %.0f s measured\n", s.concurrency,
+                c.body_bytes, s.duration_s);
+    const double ng_cpu =
+        field(ng.saturation, [](const PassResult& p) { return p.gateway_cpu_us_per_request; });
+    const double gw_cpu =
+        field(gw.saturation, [](const PassResult& p) { return p.gateway_cpu_us_per_request; });
+    const double ng_rps = field(ng.saturation, [](const PassResult& p) { return p.load.rps; });
+    const double gw_rps = field(gw.saturation, [](const PassResult& p) { return p.load.rps; });
+    const double r_cpu = ratio(gw_cpu, ng_cpu);
+    const double r_rps = ratio(gw_rps, ng_rps);
+    row(out, "proxy CPU per request (us)", num(ng_cpu), num(gw_cpu), ratio_text(r_cpu),
+        "<= 2x: " + verdict(r_cpu >= 0, r_cpu >= 0 && r_cpu <= 2));
+    row(out, "max RPS", num(ng_rps, "%.0f"), num(gw_rps, "%.0f"), ratio_text(r_rps),
+        ">= 0.5x: " + verdict(r_rps >= 0, r_rps >= 0.5));
+    row(out, "p50 / p99 latency (us)",
+        ng.saturation ? strf("%lld/%lld", static_cast<long long>(ng.saturation->load.latency.p50_us),
+                             static_cast<long long>(ng.saturation->load.latency.p99_us))
+                      : "-",
+        gw.saturation ? strf("%lld/%lld", static_cast<long long>(gw.saturation->load.latency.p50_us),
+                             static_cast<long long>(gw.saturation->load.latency.p99_us))
+                      : "-",
+        "", "");
+    row(out, "mock CPU per request (us)",
+        num(field(ng.saturation, [](const PassResult& p) { return p.upstream_cpu_us_per_request; })),
+        num(field(gw.saturation, [](const PassResult& p) { return p.upstream_cpu_us_per_request; })), "", "");
+    row(out, "errors",
+        num(field(ng.saturation,
+                  [](const PassResult& p) { return double(p.load.errors + p.load.warmup_errors); }),
+            "%.0f"),
+        num(field(gw.saturation,
+                  [](const PassResult& p) { return double(p.load.errors + p.load.warmup_errors); }),
+            "%.0f"),
+        "", "");
+    if (ng.saturation) print_reasons(out, "nginx", ng.saturation->load.error_reasons);
+    if (gw.saturation) print_reasons(out, "modelgw", gw.saturation->load.error_reasons);
+  }
+
+  if (ng.latency || gw.latency) {
+    out << strf("(b) latency: open loop at %.0f req/s, %.0f s measured; added = p50 - the mock's own p50\n",
+                s.rate, s.latency_duration_s);
+    const double direct = c.direct_latency ? static_cast<double>(c.direct_latency->latency.p50_us) : -1;
+    if (c.direct_latency) {
+      out << strf("  %-30s %14lld us p50, %lld us p99\n", "mock directly",
+                  static_cast<long long>(c.direct_latency->latency.p50_us),
+                  static_cast<long long>(c.direct_latency->latency.p99_us));
+    }
+    const auto p = [](const std::optional<OpenLoopResult>& r, int which) {
+      if (!r || r->ok == 0) return -1.0;
+      return static_cast<double>(which == 50 ? r->latency.p50_us : r->latency.p99_us);
+    };
+    row(out, "p50 / p99 (us)", strf("%.0f/%.0f", p(ng.latency, 50), p(ng.latency, 99)),
+        strf("%.0f/%.0f", p(gw.latency, 50), p(gw.latency, 99)), "", "");
+    const double ng_added = direct >= 0 && p(ng.latency, 50) >= 0 ? p(ng.latency, 50) - direct : -1;
+    const double gw_added = direct >= 0 && p(gw.latency, 50) >= 0 ? p(gw.latency, 50) - direct : -1;
+    const double r_added = ratio(gw_added, ng_added);
+    row(out, "added median latency (us)", num(ng_added, "%.0f"), num(gw_added, "%.0f"), ratio_text(r_added),
+        "<= 1.1x: " + verdict(r_added >= 0, r_added >= 0 && r_added <= 1.1));
+    row(out, "errors / unsent", num(double(open_loop_errors(ng.latency)), "%.0f"),
+        num(double(open_loop_errors(gw.latency)), "%.0f"), "", "");
+    if (ng.latency) print_reasons(out, "nginx", ng.latency->error_reasons);
+    if (gw.latency) print_reasons(out, "modelgw", gw.latency->error_reasons);
+  }
+
+  if (ng.sse || gw.sse) {
+    out << strf("(c) SSE: %d streams opened at %.0f/s, one event every %d ms, %d content events each\n",
+                s.sse_streams, s.sse_open_rate, s.sse_interval_ms, s.sse_events);
+    const auto completed = [](const std::optional<SseScenario>& x) {
+      return x ? strf("%d/%d", x->result.completed, x->result.requested) : std::string("-");
+    };
+    const bool all = ng.sse && gw.sse && ng.sse->all_completed() && gw.sse->all_completed();
+    row(out, "completed", completed(ng.sse), completed(gw.sse), "",
+        "all: " + verdict(gw.sse.has_value(), gw.sse && gw.sse->all_completed()));
+    const double ng_ttfb =
+        field(ng.sse, [](const SseScenario& x) { return ms(x.result.first_event_latency.p50_us); });
+    const double gw_ttfb =
+        field(gw.sse, [](const SseScenario& x) { return ms(x.result.first_event_latency.p50_us); });
+    const double r_ttfb = ratio(gw_ttfb, ng_ttfb);
+    row(out, "first event p50 (ms)", num(ng_ttfb, "%.2f"), num(gw_ttfb, "%.2f"), ratio_text(r_ttfb),
+        "<= 2x: " + verdict(r_ttfb >= 0, r_ttfb >= 0 && r_ttfb <= 2 && all));
+    row(out, "first event p99 (ms)",
+        num(field(ng.sse, [](const SseScenario& x) { return ms(x.result.first_event_latency.p99_us); }),
+            "%.2f"),
+        num(field(gw.sse, [](const SseScenario& x) { return ms(x.result.first_event_latency.p99_us); }),
+            "%.2f"),
+        "", "");
+    const double ng_kb = kb_per_stream(ng.sse);
+    const double gw_kb = kb_per_stream(gw.sse);
+    row(out, "RSS per open stream (KB)", num(ng_kb), num(gw_kb), ratio_text(ratio(gw_kb, ng_kb)),
+        "modelgw <= 20 KB: " + verdict(gw_kb >= 0, gw_kb >= 0 && gw_kb <= 20));
+    row(out, "peak open / open at RSS sample",
+        ng.sse ? strf("%d/%d", ng.sse->result.peak_open, ng.sse->open_at_peak) : "-",
+        gw.sse ? strf("%d/%d", gw.sse->result.peak_open, gw.sse->open_at_peak) : "-", "", "");
+    row(out, "RSS before -> at peak (MiB)",
+        ng.sse ? strf("%.1f->%.1f", ng.sse->rss_before_kib / 1024.0, ng.sse->rss_at_peak_kib / 1024.0) : "-",
+        gw.sse ? strf("%.1f->%.1f", gw.sse->rss_before_kib / 1024.0, gw.sse->rss_at_peak_kib / 1024.0) : "-",
+        "", "");
+    row(out, "peak threads",
+        num(field(ng.sse, [](const SseScenario& x) { return double(x.threads_peak); }), "%.0f"),
+        num(field(gw.sse, [](const SseScenario& x) { return double(x.threads_peak); }), "%.0f"), "", "");
+    const double ng_cpu = field(ng.sse, [](const SseScenario& x) { return x.cpu_s; });
+    const double gw_cpu = field(gw.sse, [](const SseScenario& x) { return x.cpu_s; });
+    row(out, "proxy CPU over the phase (s)", num(ng_cpu, "%.2f"), num(gw_cpu, "%.2f"),
+        ratio_text(ratio(gw_cpu, ng_cpu)), "");
+    for (const auto* side : {&ng.sse, &gw.sse}) {
+      if (!*side) continue;
+      const char* who = side == &ng.sse ? "nginx" : "modelgw";
+      for (const auto& [kind, count] : (*side)->result.error_kinds)
+        out << "      " << who << " error x" << count << ": " << kind << "\n";
+      for (const auto& sample : (*side)->result.error_samples) out << "        e.g. " << sample << "\n";
+    }
+  }
+
+  if (ng.attack || gw.attack) {
+    out << strf(
+        "(d) attacker: %d connections (half idle, half trickling a head 1 byte / 2 s, reopened when "
+        "closed);\n"
+        "    a normal client at %.0f req/s for %.0f s meanwhile (timeout %d ms)\n",
+        s.attackers, s.attack_rate, s.attack_duration_s, s.attack_timeout_ms);
+    const auto attack = [](const std::optional<AttackScenario>& a, auto f) {
+      return a ? f(*a) : std::string("-");
+    };
+    row(out, "attackers open when measured",
+        attack(ng.attack, [](const AttackScenario& a) { return strf("%d", a.open_when_measured); }),
+        attack(gw.attack, [](const AttackScenario& a) { return strf("%d", a.open_when_measured); }), "", "");
+    row(out, "closed by the proxy meanwhile",
+        attack(ng.attack, [](const AttackScenario& a) { return strf("%ld", a.attack.closed_by_server); }),
+        attack(gw.attack, [](const AttackScenario& a) { return strf("%ld", a.attack.closed_by_server); }), "",
+        "");
+    const auto pct = [](const std::optional<AttackScenario>& a, int which) {
+      if (!a || a->client.ok == 0) return -1.0;
+      return ms(which == 50 ? a->client.latency.p50_us : a->client.latency.p99_us);
+    };
+    row(out, "client p50 (ms)", num(pct(ng.attack, 50), "%.2f"), num(pct(gw.attack, 50), "%.2f"),
+        ratio_text(ratio(pct(gw.attack, 50), pct(ng.attack, 50))), "");
+    const double gw_p99 = pct(gw.attack, 99);
+    const bool gw_clean = gw.attack && gw.attack->client.errors == 0 && gw.attack->client.unsent == 0;
+    row(out, "client p99 (ms)", num(pct(ng.attack, 99), "%.2f"), num(gw_p99, "%.2f"),
+        ratio_text(ratio(gw_p99, pct(ng.attack, 99))),
+        "modelgw < 50 ms, no error: " +
+            verdict(gw.attack.has_value(), gw_p99 >= 0 && gw_p99 < 50 && gw_clean));
+    row(out, "client ok / errors / unsent",
+        attack(ng.attack,
+               [](const AttackScenario& a) {
+                 return strf("%llu/%llu/%llu", (unsigned long long)a.client.ok,
+                             (unsigned long long)a.client.errors, (unsigned long long)a.client.unsent);
+               }),
+        attack(gw.attack,
+               [](const AttackScenario& a) {
+                 return strf("%llu/%llu/%llu", (unsigned long long)a.client.ok,
+                             (unsigned long long)a.client.errors, (unsigned long long)a.client.unsent);
+               }),
+        "", "");
+    row(out, "RSS before -> peak (MiB)",
+        attack(ng.attack,
+               [](const AttackScenario& a) {
+                 return strf("%.1f->%.1f", a.rss_before_kib / 1024.0, a.rss_peak_kib / 1024.0);
+               }),
+        attack(gw.attack,
+               [](const AttackScenario& a) {
+                 return strf("%.1f->%.1f", a.rss_before_kib / 1024.0, a.rss_peak_kib / 1024.0);
+               }),
+        "", "");
+    if (ng.attack) print_reasons(out, "nginx", ng.attack->client.error_reasons);
+    if (gw.attack) print_reasons(out, "modelgw", gw.attack->client.error_reasons);
+  }
+}
+
+nlohmann::json comparison_json(const Comparison& c) {
+  const auto& s = c.settings;
+  nlohmann::json j;
+  j["settings"] = {{"concurrency", s.concurrency},
+                   {"duration_s", s.duration_s},
+                   {"rate", s.rate},
+                   {"latency_duration_s", s.latency_duration_s},
+                   {"sse_streams", s.sse_streams},
+                   {"sse_open_rate", s.sse_open_rate},
+                   {"sse_interval_ms", s.sse_interval_ms},
+                   {"sse_events", s.sse_events},
+                   {"attackers", s.attackers},
+                   {"attack_open_rate", s.attack_open_rate},
+                   {"attack_rate", s.attack_rate},
+                   {"attack_duration_s", s.attack_duration_s},
+                   {"body_bytes", c.body_bytes},
+                   {"pii_mode", c.pii_mode}};
+  j["nginx_version"] = c.nginx_version;
+  if (!c.nginx_error.empty()) j["nginx_error"] = c.nginx_error;
+  if (c.direct_latency) j["mock_direct_latency"] = open_loop_json(*c.direct_latency);
+  j["nginx"] = target_json(c.nginx);
+  j["modelgw"] = target_json(c.gateway);
+  nlohmann::json r = nlohmann::json::object();
+  const auto put = [&](const char* name, double v) {
+    if (v >= 0) r[name] = v;
+  };
+  if (c.nginx.saturation && c.gateway.saturation) {
+    put("cpu_per_request", ratio(c.gateway.saturation->gateway_cpu_us_per_request,
+                                 c.nginx.saturation->gateway_cpu_us_per_request));
+    put("max_rps", ratio(c.gateway.saturation->load.rps, c.nginx.saturation->load.rps));
+  }
+  if (c.direct_latency && c.nginx.latency && c.gateway.latency) {
+    const double d = static_cast<double>(c.direct_latency->latency.p50_us);
+    put("added_p50_latency", ratio(static_cast<double>(c.gateway.latency->latency.p50_us) - d,
+                                   static_cast<double>(c.nginx.latency->latency.p50_us) - d));
+  }
+  if (c.nginx.sse && c.gateway.sse) {
+    put("sse_first_event_p50", ratio(static_cast<double>(c.gateway.sse->result.first_event_latency.p50_us),
+                                     static_cast<double>(c.nginx.sse->result.first_event_latency.p50_us)));
+    put("sse_rss_per_stream", ratio(c.gateway.sse->rss_per_stream_kib(), c.nginx.sse->rss_per_stream_kib()));
+  }
+  if (c.nginx.attack && c.gateway.attack) {
+    put("attack_client_p99", ratio(static_cast<double>(c.gateway.attack->client.latency.p99_us),
+                                   static_cast<double>(c.nginx.attack->client.latency.p99_us)));
+  }
+  j["ratios_modelgw_over_nginx"] = r;
+  j["failures"] = c.failures();
+  return j;
+}
+
+}  // namespace bench

@@ -1,0 +1,34 @@
+#include "api/authenticate.h"
+
+namespace modelgw::api {
+
+net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, http::ServerCall& call,
+                                                       const char* scope) {
+  const std::string_view header = call.request().header("Authorization");
+  auto result = deps.authenticator.authenticate_cached(header);
+  if (!result) {
+    result = co_await net::offload(deps.blocking, [&] { return deps.authenticator.authenticate(header); });
+  }
+  if (auto* err = std::get_if<http::ApiError>(&*result)) {
+    call.send_error(*err);
+    co_return std::nullopt;
+  }
+  auto& principal = std::get<auth::Principal>(*result);
+  if (!principal.has_scope(scope)) {
+    call.send_error(http::ApiError{403,
+                                   "permission_denied",
+                                   std::string(principal.key_id != 0 ? "this API key" : "this token") +
+                                       " lacks the '" + scope + "' scope needed here",
+                                   {}});
+    co_return std::nullopt;
+  }
+  auto refused = deps.gate.check_cached(principal);
+  if (!refused) refused = co_await net::offload(deps.blocking, [&] { return deps.gate.check(principal); });
+  if (*refused) {
+    call.send_error(**refused);
+    co_return std::nullopt;
+  }
+  co_return std::move(principal);
+}
+
+}  // namespace modelgw::api

@@ -1,0 +1,28 @@
+// The authenticate stage of every /v1 and /internal/v1 call: the bearer
+// credential (API key or JWT), the scope the endpoint needs, and the tenant's
+// gate (a disabled tenant is refused). Cached answers are given on the event
+// loop; a cache miss (storage, the identity provider's keyset) runs on the
+// blocking pool.
+#pragma once
+
+#include "admin/tenant_gate.h"
+#include "auth/authenticator.h"
+#include "auth/principal.h"
+#include "http/server_call.h"
+#include "net/blocking_pool.h"
+
+#include <optional>
+
+namespace modelgw::api {
+
+struct AuthDeps {
+  auth::Authenticator& authenticator;
+  admin::TenantGate& gate;
+  net::BlockingPool& blocking;
+};
+
+// The caller's principal, or nullopt when the call was answered (401, 403, 503).
+net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, http::ServerCall& call,
+                                                       const char* scope);
+
+}  // namespace modelgw::api

@@ -1,0 +1,136 @@
+#include "api/router.h"
+
+#include "prompts/prompt_version.h"
+
+#include <Poco/Exception.h>
+#include <Poco/URI.h>
+
+#include <spdlog/spdlog.h>
+
+namespace modelgw::api {
+namespace {
+
+http::ApiError method_not_allowed(std::string_view method, std::string_view path, const char* allowed) {
+  return http::ApiError{405,
+                        "method_not_allowed",
+                        http::input_excerpt(method) + " is not allowed on " + http::input_excerpt(path, 128) +
+                            "; use " + allowed,
+                        {}};
+}
+
+// False (and the 405 answered) when `method` is not `allowed`.
+bool method_is(http::ServerCall& call, const char* allowed) {
+  if (call.request().method == allowed) return true;
+  call.set_header("Allow", allowed);
+  call.send_error(method_not_allowed(call.request().method, call.request().path(), allowed));
+  return false;
+}
+
+}  // namespace
+
+net::Task<void> Router::handle(http::ServerCall& call) {
+  const std::string_view path = call.request().path();
+  if (path == "/v1/chat/completions") {
+    if (!method_is(call, "POST")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
+      co_await deps_.chat.handle(call, *principal);
+    }
+    co_return;
+  }
+  if (path == "/v1/models") {
+    if (!method_is(call, "GET")) co_return;
+    if (co_await authenticate(deps_.auth, call, "chat")) {
+      std::string body;
+      http::append_with_request_id(body, deps_.catalog.models_json(), call.request_id());
+      call.send_json(200, body);
+    }
+    co_return;
+  }
+  constexpr std::string_view kPrompts = "/v1/prompts/";
+  if (path.size() > kPrompts.size() && path.substr(0, kPrompts.size()) == kPrompts &&
+      path.find('/', kPrompts.size()) == std::string_view::npos) {
+    if (!method_is(call, "GET")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "prompts:read")) {
+      std::string encoded(path.substr(kPrompts.size()));  // named: see Connection::refuse on temporaries
+      co_await get_prompt(call, *principal, std::move(encoded));
+    }
+    co_return;
+  }
+  if (path == "/internal/v1" || path.substr(0, 13) == "/internal/v1/") {
+    if (auto principal = co_await authenticate(deps_.auth, call, "admin")) co_await admin(call, *principal);
+    co_return;
+  }
+  if (path == "/healthz") {
+    if (!method_is(call, "GET")) co_return;
+    call.send_json(200, "{\"request_id\":\"" + call.request_id() + "\",\"status\":\"ok\"}");
+    co_return;
+  }
+  call.send_error(http::not_found(
+      "not_found",
+      "no endpoint at " + http::input_excerpt(call.request().method) + " " + http::input_excerpt(path, 128)));
+}
+
+// GET /v1/prompts/{name}[?version=N]: the active version, or the one asked for.
+net::Task<void> Router::get_prompt(http::ServerCall& call, const auth::Principal& principal,
+                                   std::string encoded) {
+  std::string name;
+  std::int64_t version = 0;
+  Poco::URI::QueryParameters query;
+  try {
+    Poco::URI::decode(encoded, name);
+    query = Poco::URI("/?" + std::string(call.request().query())).getQueryParameters();
+  } catch (const Poco::Exception&) {
+    call.send_error(
+        http::bad_request("invalid_parameter", "the path or query string is not valid URI syntax"));
+    co_return;
+  }
+  for (const auto& [key, value] : query) {
+    if (key != "version") continue;
+    if (value.empty() || value.size() > 18 || value.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoll(value) < 1) {
+      call.send_error(
+          http::bad_request("invalid_parameter", "'version' must be a positive integer", "version"));
+      co_return;
+    }
+    version = std::stoll(value);
+  }
+  if (!prompts::is_prompt_name(name)) {
+    call.send_error(
+        http::not_found("prompt_not_found", "no prompt named '" + http::input_excerpt(name) + "' exists"));
+    co_return;
+  }
+  // The store may go to storage: off the loop.
+  auto found = co_await net::offload(deps_.auth.blocking, [&]() -> std::optional<http::ApiError> {
+    auto prompt = deps_.prompts.find(principal.tenant_id, name, version);
+    if (!prompt) {
+      if (version != 0 && deps_.prompts.find(principal.tenant_id, name, 0)) {
+        return http::not_found("prompt_not_found",
+                               "prompt '" + name + "' has no version " + std::to_string(version), "version");
+      }
+      return http::not_found("prompt_not_found", "no prompt named '" + name + "' exists for this tenant");
+    }
+    std::string body;
+    http::append_with_request_id(
+        body, prompts::to_json(*prompt).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+        call.request_id());
+    call.send_json(200, body);
+    return std::nullopt;
+  });
+  if (found) call.send_error(*found);
+}
+
+net::Task<void> Router::admin(http::ServerCall& call, const auth::Principal& principal) {
+  const http::Request& r = call.request();
+  admin::AdminRequest request{r.method, r.path(), r.body, r.body_too_large, call.request_id()};
+  // Admin operations write to storage: off the loop.
+  admin::AdminReply reply =
+      co_await net::offload(deps_.auth.blocking, [&] { return deps_.admin.answer(request, principal); });
+  if (!reply.allow.empty()) call.set_header("Allow", reply.allow);
+  if (reply.status >= 400) {
+    call.send_error(reply.error);
+  } else {
+    call.send_json(reply.status, reply.body);
+  }
+}
+
+}  // namespace modelgw::api

@@ -1,0 +1,37 @@
+// Maps each request to its endpoint (README's table): authenticates /v1/* and
+// /internal/v1/* calls with the scope each needs, answers unknown paths (404)
+// and wrong methods (405, with Allow) in the error envelope. The transport
+// (http/) knows nothing of endpoints; this is where it hands a request over.
+#pragma once
+
+#include "admin/admin_routes.h"
+#include "api/authenticate.h"
+#include "catalog/catalog.h"
+#include "chat/chat_endpoint.h"
+#include "http/server_call.h"
+#include "prompts/prompt_store.h"
+
+namespace modelgw::api {
+
+struct RouterDeps {
+  AuthDeps auth;
+  chat::ChatEndpoint& chat;
+  const catalog::Catalog& catalog;
+  prompts::PromptStore& prompts;
+  admin::AdminRoutes& admin;
+};
+
+class Router : public http::Handler {
+ public:
+  explicit Router(RouterDeps deps) : deps_(deps) {}
+
+  net::Task<void> handle(http::ServerCall& call) override;
+
+ private:
+  net::Task<void> get_prompt(http::ServerCall& call, const auth::Principal& principal, std::string encoded);
+  net::Task<void> admin(http::ServerCall& call, const auth::Principal& principal);
+
+  RouterDeps deps_;
+};
+
+}  // namespace modelgw::api

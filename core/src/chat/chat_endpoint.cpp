@@ -1,0 +1,167 @@
+#include "chat/chat_endpoint.h"
+
+#include "audit/pii_events.h"
+#include "chat/record.h"
+#include "chat/route_plan.h"
+#include "chat/upstream_attempt.h"
+#include "prompts/prompt_invocation.h"
+
+#include <spdlog/spdlog.h>
+
+namespace modelgw::chat {
+
+void ChatEndpoint::answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const {
+  chat::answer_error(call, std::move(error), outcome, deps_.redactor);
+}
+
+net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Principal& principal) {
+  Outcome outcome;
+  open_outcome(outcome, call, principal);
+  bool crashed = false;
+  try {
+    co_await serve(call, outcome);
+  } catch (const std::exception& e) {
+    spdlog::error("request {}: unexpected failure: {}", call.request_id(), e.what());
+    crashed = true;
+  }
+  if (crashed) {
+    if (!call.answered()) answer_error(call, http::internal_error(), outcome);
+    if (outcome.row.error_code.empty()) outcome.row.error_code = "internal_error";
+  }
+  record_outcome(outcome, call, deps_.usage);
+}
+
+net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
+  const http::Request& http_request = call.request();
+  if (http_request.body_too_large) {
+    answer_error(call,
+                 http::ApiError{413,
+                                "request_too_large",
+                                "the request body is larger than this gateway accepts (" +
+                                    std::to_string(deps_.max_body_bytes) + " bytes)",
+                                {}},
+                 outcome);
+    co_return;
+  }
+  std::string_view text = http_request.body;
+
+  // Read and validate.
+  auto doc = parse_json_object(text);
+  if (auto* err = std::get_if<http::ApiError>(&doc)) co_return answer_error(call, *err, outcome);
+  std::string expanded;  // the body after a named prompt was filled in, when one was
+  if (prompts::names_prompt(std::get<nlohmann::json>(doc))) {
+    if (deps_.prompts == nullptr) {
+      co_return answer_error(
+          call, http::bad_request("invalid_parameter", "named prompts are not enabled", "prompt"), outcome);
+    }
+    // Expand the prompt: its version may come from storage, so off the loop.
+    const std::int64_t tenant = outcome.row.tenant_id;
+    auto expansion = co_await net::offload(deps_.blocking, [&] {
+      return prompts::expand_prompt(std::get<nlohmann::json>(std::move(doc)), tenant, *deps_.prompts);
+    });
+    if (auto* err = std::get_if<http::ApiError>(&expansion)) co_return answer_error(call, *err, outcome);
+    auto& e = std::get<prompts::Expansion>(expansion);
+    outcome.row.prompt_name = e.name;
+    outcome.row.prompt_version = e.version;
+    expanded = std::move(e.body);
+    text = expanded;
+    doc = std::move(e.doc);
+  }
+  auto parsed = check_chat_request(std::get<nlohmann::json>(std::move(doc)));
+  if (auto* err = std::get_if<http::ApiError>(&parsed)) co_return answer_error(call, *err, outcome);
+  ChatRequest& req = std::get<ChatRequest>(parsed);
+  outcome.streamed = req.stream;
+
+  if (req.model == "auto") {
+    co_return answer_error(
+        call,
+        http::ApiError{422, "model_not_available",
+                       "model 'auto' (routing by policy) is not available yet; name a catalog alias "
+                       "(GET /v1/models)",
+                       "model"},
+        outcome);
+  }
+  const auto* candidates = deps_.catalog.resolve(req.model);
+  if (candidates == nullptr || candidates->empty()) {
+    co_return answer_error(call,
+                           http::not_found("model_not_found",
+                                           "model '" + http::input_excerpt(req.model) +
+                                               "' is not in the catalog; GET /v1/models lists the "
+                                               "aliases you can use",
+                                           "model"),
+                           outcome);
+  }
+  if (deps_.pii != nullptr) {
+    if (!co_await apply_pii_policy(call, req, expanded, outcome)) co_return;
+    if (!expanded.empty()) text = expanded;
+  }
+
+  // Route: the models that may serve it, in order.
+  const Routing routing = plan_routes(*candidates, req, text);
+  if (routing.plans.empty()) {
+    const auto& first = candidates->front()->entry;
+    outcome.row.alias = first.alias;
+    outcome.row.provider = first.provider;
+    outcome.row.upstream_model = first.model;
+    co_return answer_error(call, *routing.refusal, outcome);
+  }
+
+  // The parsed document is not read past routing: free it before the upstream
+  // exchange, so a large body is not held twice while the call runs.
+  req.doc = nlohmann::json();
+
+  const auto budget_end = std::chrono::steady_clock::now() + policy_.budget();
+  http::ApiError last_error;
+  for (const RoutePlan& plan : routing.plans) {
+    AttemptContext attempt{call, req, plan, policy_, deps_.redactor, budget_end, outcome};
+    if (co_await try_model(attempt, text, last_error)) co_return;
+    spdlog::warn(
+        "request {}: model '{}' failed with {} {}; {}", call.request_id(), plan.route->entry.alias,
+        last_error.status, last_error.code,
+        &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
+  }
+  answer_error(call, last_error, outcome);
+}
+
+net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatRequest& request,
+                                               std::string& body, Outcome& outcome) {
+  auto policy = deps_.pii_policy_cached(*outcome.principal);
+  if (!policy) {
+    policy = co_await net::offload(deps_.blocking, [&] { return deps_.pii_policy(*outcome.principal); });
+  }
+  pii::Verdict verdict;
+  bool failed = false;
+  try {
+    verdict = deps_.pii->inspect(request.doc, *policy);
+  } catch (const std::exception& e) {
+    // The text must not go upstream unchecked: fail closed. The message names
+    // the mode and the path, never the text.
+    spdlog::error("request {}: {}", call.request_id(), e.what());
+    failed = true;
+  }
+  if (failed) {
+    answer_error(call, http::internal_error("the PII policy could not be applied; report the request_id"),
+                 outcome);
+    co_return false;
+  }
+  if (!verdict.any()) co_return true;
+  outcome.row.pii_action = verdict.action;
+  outcome.row.pii_findings = verdict.findings_json();
+  if (verdict.action != "masked") {
+    audit::record_pii_event(
+        {verdict.rejection ? "pii.blocked" : "pii.flagged", call.request_id(), outcome.row.tenant_id,
+         outcome.row.key_id,
+         verdict.rejection ? std::string_view(verdict.rejection->param) : std::string_view(),
+         outcome.row.pii_findings});
+  }
+  if (verdict.rejection) {
+    answer_error(call, std::move(*verdict.rejection), outcome);
+    co_return false;
+  }
+  // Masked text replaced the original in the parsed request: the body sent
+  // upstream is serialised again from it (only then; other requests go as read).
+  if (verdict.changed) body = request.doc.dump();
+  co_return true;
+}
+
+}  // namespace modelgw::chat

@@ -1,0 +1,59 @@
+// POST /v1/chat/completions, stage by stage: read and validate the body
+// (chat_request), expand a named prompt (prompts/), apply the tenant's PII
+// policy (pii/guard), plan the models that may serve it (route_plan), try
+// them in turn (upstream_attempt, relayed by sse_relay for streams), and
+// record the outcome (record). Every authenticated call leaves exactly one
+// usage record.
+#pragma once
+
+#include "auth/principal.h"
+#include "catalog/catalog.h"
+#include "chat/chat_request.h"
+#include "chat/outcome.h"
+#include "chat/retry_policy.h"
+#include "chat/secret_redactor.h"
+#include "config/config.h"
+#include "http/server_call.h"
+#include "net/blocking_pool.h"
+#include "pii/guard.h"
+#include "prompts/prompt_store.h"
+#include "usage/usage_writer.h"
+
+#include <functional>
+#include <memory>
+
+namespace modelgw::chat {
+
+struct ChatDeps {
+  const catalog::Catalog& catalog;
+  usage::UsageWriter& usage;
+  const SecretRedactor& redactor;
+  std::size_t max_body_bytes;
+  config::RetryConfig retry;
+  net::BlockingPool& blocking;
+  prompts::PromptStore* prompts = nullptr;  // named prompts; nullptr: requests naming one are refused
+  const pii::Guard* pii = nullptr;          // the PII step; nullptr: no scanning
+  // The tenant's PII policy without blocking (nullptr when not cached), and
+  // the lookup that may block; both required with `pii`.
+  std::function<std::shared_ptr<const pii::Policy>(const auth::Principal&)> pii_policy_cached;
+  std::function<std::shared_ptr<const pii::Policy>(const auth::Principal&)> pii_policy;
+};
+
+class ChatEndpoint {
+ public:
+  explicit ChatEndpoint(ChatDeps deps) : deps_(std::move(deps)), policy_(deps_.retry) {}
+
+  net::Task<void> handle(http::ServerCall& call, const auth::Principal& principal);
+
+ private:
+  net::Task<void> serve(http::ServerCall& call, Outcome& outcome);
+  // The PII stage: false when the request was answered (blocked, or the mode failed).
+  net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string& body,
+                                   Outcome& outcome);
+  void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const;
+
+  ChatDeps deps_;
+  RetryPolicy policy_;
+};
+
+}  // namespace modelgw::chat

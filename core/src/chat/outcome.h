@@ -1,0 +1,24 @@
+// What one chat call amounted to, filled in as it passes the stages and
+// written as its usage record at the end (chat/record.cpp).
+#pragma once
+
+#include "auth/principal.h"
+#include "http/api_error.h"
+#include "plugins/storage.h"
+
+namespace modelgw::chat {
+
+struct Outcome {
+  const auth::Principal* principal = nullptr;
+  plugins::UsageRow row;
+  bool streamed = false;
+  int attempts = 0;
+};
+
+// How one try at one model ended.
+struct Attempt {
+  enum Kind { served, failed, cancelled } kind = served;
+  http::ApiError error;  // for `failed`: nothing was sent to the client yet
+};
+
+}  // namespace modelgw::chat

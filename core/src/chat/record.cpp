@@ -1,0 +1,40 @@
+#include "chat/record.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace modelgw::chat {
+
+void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Principal& principal) {
+  using namespace std::chrono;
+  outcome.principal = &principal;
+  outcome.row.request_id = call.request_id();
+  outcome.row.tenant_id = principal.tenant_id;
+  outcome.row.key_id = principal.key_id;
+  outcome.row.created_unix_ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome,
+                  const SecretRedactor& redactor) {
+  error.message = redactor.redact(std::move(error.message));
+  outcome.row.error_code = error.code;
+  call.send_error(error);  // a 413 closes the connection: its unread body cannot be skipped safely
+}
+
+void record_outcome(Outcome& outcome, const http::ServerCall& call, usage::UsageWriter& usage) {
+  auto& row = outcome.row;
+  // 499 (as nginx logs it): the client left before any answer could be sent.
+  const bool left = row.error_code == "client_disconnected";
+  row.http_status = call.status_sent() != 0 ? call.status_sent() : (left ? 499 : 500);
+  row.latency_us = call.elapsed_us();
+  row.streamed = outcome.streamed;
+  if (row.total_tokens == 0) row.total_tokens = row.prompt_tokens + row.completion_tokens;
+  spdlog::info("{} tenant={} model={} status={} error={} tokens={} attempts={} latency_us={} pii={}",
+               call.request_id(), outcome.principal->tenant_name, row.alias.empty() ? "-" : row.alias,
+               row.http_status, row.error_code.empty() ? "-" : row.error_code, row.total_tokens,
+               outcome.attempts, row.latency_us, row.pii_action.empty() ? "-" : row.pii_action);
+  usage.enqueue(std::move(row));
+}
+
+}  // namespace modelgw::chat

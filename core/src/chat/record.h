@@ -1,0 +1,20 @@
+// The record stage: every authenticated chat call leaves exactly one usage
+// record (however many attempts it took, answered or not) and one log line.
+#pragma once
+
+#include "chat/outcome.h"
+#include "chat/secret_redactor.h"
+#include "http/server_call.h"
+#include "usage/usage_writer.h"
+
+namespace modelgw::chat {
+
+// Starts the outcome of a call: who, when, which request.
+void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Principal& principal);
+// Answers `error` (its message cleared of secrets) and notes its code.
+void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome,
+                  const SecretRedactor& redactor);
+// Completes it from the answer sent and enqueues the record (never blocks).
+void record_outcome(Outcome& outcome, const http::ServerCall& call, usage::UsageWriter& usage);
+
+}  // namespace modelgw::chat

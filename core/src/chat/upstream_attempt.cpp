@@ -1,0 +1,323 @@
+#include "chat/upstream_attempt.h"
+
+#include "chat/body_members.h"
+#include "chat/plugin_sinks.h"
+#include "chat/record.h"
+#include "chat/sse_bounds.h"
+#include "chat/sse_relay.h"
+
+#include <modelgw/sdk.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace modelgw::chat {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+http::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const std::string& provider) {
+  http::ApiError e;
+  switch (f.kind()) {
+    case upstream::FailureKind::timeout:
+      e = http::ApiError{504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
+      break;
+    case upstream::FailureKind::connect:
+      e = http::ApiError{
+          502, "provider_failed", "the upstream provider '" + provider + "' could not be reached", {}};
+      break;
+    case upstream::FailureKind::busy:
+      e = http::ApiError{503,
+                         "provider_busy",
+                         "every connection to the upstream provider '" + provider + "' is busy; retry later",
+                         {}};
+      break;
+    case upstream::FailureKind::too_large:
+      return http::ApiError{502,
+                            "provider_failed",
+                            "the upstream provider '" + provider + "' sent a response larger than allowed",
+                            {}};
+      // not retryable: the same call would be as large again
+    case upstream::FailureKind::io:
+    case upstream::FailureKind::cancelled:
+    default:
+      e = http::ApiError{
+          502, "provider_failed", "the connection to the upstream provider '" + provider + "' failed", {}};
+      break;
+  }
+  e.retryable = true;
+  return e;
+}
+
+http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw_status status) {
+  spdlog::error("provider '{}': {} returned status {} without an error", provider, hook, status);
+  return http::internal_error("the provider plugin for '" + provider + "' failed; report the request_id");
+}
+
+// Waits `wait` unless the client hangs up first: then false.
+net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::milliseconds wait) {
+  net::asio::steady_timer timer(call.executor(), wait);
+  net::ScopedSlot slot(&call.hangup(), [&timer] { timer.cancel(); });
+  boost::system::error_code ec;
+  co_await timer.async_wait(net::asio::redirect_error(net::use_awaitable, ec));
+  co_return !call.client_gone();
+}
+
+net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, upstream::UpstreamCall& up) {
+  const catalog::ModelRoute& route = *a.plan.route;
+  const auto& pcfg = route.provider->config();
+  std::string body;
+  std::optional<Attempt> broken;
+  try {
+    body = co_await up.read_all();
+  } catch (const upstream::UpstreamFailure& f) {
+    if (f.kind() == upstream::FailureKind::cancelled) {
+      broken = Attempt{Attempt::cancelled, {}};
+    } else {
+      spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), pcfg.name, f.what());
+      broken = Attempt{Attempt::failed, from_upstream_failure(f, pcfg.name)};
+    }
+  }
+  if (broken) co_return *broken;
+  // Views into the response head, which outlives the hook call: no copies.
+  std::vector<mgw_header> headers;
+  headers.reserve(up.headers().size());
+  for (const auto& [name, value] : up.headers())
+    headers.push_back(mgw_header{mgw::str(name), mgw::str(value)});
+
+  ResponseCollector got;
+  const mgw_status st = route.provider->hooks().on_parse_response(
+      route.provider->handle(), &ctx, up.status(), headers.data(), headers.size(), mgw::str(body), &got.sink);
+  if (got.usage) {
+    auto& row = a.outcome.row;
+    row.prompt_tokens = got.usage->prompt_tokens;
+    row.completion_tokens = got.usage->completion_tokens;
+    row.total_tokens = got.usage->total_tokens;
+    if (row.prompt_tokens == 0 && got.error == std::nullopt) {
+      // The vendor gave no prompt count and the host did not need one to
+      // route: count it now, for the record.
+      row.prompt_tokens = count_prompt_tokens(*a.plan.route, a.body);
+      row.total_tokens = std::max(row.total_tokens, row.prompt_tokens + row.completion_tokens);
+    }
+  }
+  if (got.error) {
+    spdlog::warn("request {}: provider '{}' answered HTTP {} -> {} {}", a.call.request_id(), pcfg.name,
+                 up.status(), got.error->status, got.error->code);
+    co_return Attempt{Attempt::failed, *got.error};
+  }
+  if (st != MGW_OK || !got.has_body) {
+    answer_error(a.call, plugin_failure(pcfg.name, "on_parse_response", st), a.outcome, a.redactor);
+    co_return Attempt{};
+  }
+  std::string out;
+  if (!http::append_with_request_id(out, got.body, a.call.request_id())) {
+    answer_error(a.call,
+                 http::ApiError{
+                     502, "provider_failed", "the provider plugin produced a body that is not an object", {}},
+                 a.outcome, a.redactor);
+    co_return Attempt{};
+  }
+  a.call.send_json(200, out);
+  co_return Attempt{};
+}
+
+net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, upstream::UpstreamCall& up) {
+  const catalog::ModelRoute& route = *a.plan.route;
+  const auto& hooks = route.provider->hooks();
+  const auto& pcfg = route.provider->config();
+  mgw_provider_stream* stream = nullptr;
+  mgw_status st = hooks.on_stream_new(route.provider->handle(), &ctx, &stream);
+  if (st != MGW_OK || stream == nullptr) {
+    answer_error(a.call, plugin_failure(pcfg.name, "on_stream_new", st), a.outcome, a.redactor);
+    co_return Attempt{};
+  }
+  struct StreamGuard {
+    const mgw_provider_hooks& hooks;
+    mgw_provider_stream* stream;
+    ~StreamGuard() { hooks.on_stream_destroy(stream); }
+  } guard{hooks, stream};
+
+  SseRelay relay(a.call, a.redactor);
+  SseBounds bounds(pcfg.max_sse_line_bytes, pcfg.max_sse_event_bytes);
+  bool cancelled = false;
+  // Bounded by the upstream: each read waits at most first_byte_timeout_ms,
+  // the whole stream at most timeout_ms and max_response_bytes; the loop ends
+  // at the end of the body, on an error, or when the client is gone.
+  while (true) {
+    std::string_view piece;
+    std::optional<upstream::UpstreamFailure> failure;
+    try {
+      piece = co_await up.read_some();
+    } catch (const upstream::UpstreamFailure& f) {
+      failure = f;
+    }
+    if (failure) {
+      if (failure->kind() == upstream::FailureKind::cancelled) {
+        cancelled = true;
+      } else {
+        spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), pcfg.name, failure->what());
+        relay.fail(from_upstream_failure(*failure, pcfg.name));
+      }
+      break;
+    }
+    if (piece.empty()) {
+      st = hooks.on_stream_end(stream, relay.sink());
+      if (st != MGW_OK && !relay.failed()) relay.fail(plugin_failure(pcfg.name, "on_stream_end", st));
+      relay.finish();
+      break;
+    }
+    if (!bounds.feed(piece)) {
+      spdlog::warn("request {}: provider '{}' sent an event stream {} over its bound", a.call.request_id(),
+                   pcfg.name, bounds.passed());
+      relay.fail(http::ApiError{502,
+                                "provider_failed",
+                                "the upstream provider '" + pcfg.name + "' sent a stream " + bounds.passed() +
+                                    " longer than allowed",
+                                {}});
+      up.abort();
+      break;
+    }
+    st = hooks.on_stream_data(stream, mgw::str(piece), relay.sink());
+    if (st != MGW_OK && !relay.failed()) relay.fail(plugin_failure(pcfg.name, "on_stream_data", st));
+    if (relay.head_sent() && !co_await a.call.flush()) {
+      up.abort();  // stop the vendor generating tokens nobody reads
+      cancelled = true;
+      break;
+    }
+    if (relay.failed()) {
+      up.abort();
+      break;
+    }
+  }
+  if (relay.head_sent()) (void)co_await a.call.flush();
+  const bool client_left = cancelled || a.call.client_gone();
+  auto& row = a.outcome.row;
+  if (relay.usage()) {
+    row.prompt_tokens = relay.usage()->prompt_tokens;
+    row.completion_tokens = relay.usage()->completion_tokens;
+    row.total_tokens = relay.usage()->total_tokens;
+  }
+  if (client_left || (relay.failed() && relay.head_sent())) {
+    // Cut short: keep what was seen. The vendor's count when it gave one,
+    // else the host's prompt count and an estimate of what was relayed.
+    if (row.prompt_tokens == 0) row.prompt_tokens = a.plan.prompt_tokens;
+    if (row.prompt_tokens == 0) row.prompt_tokens = count_prompt_tokens(*a.plan.route, a.body);
+    const auto relayed = static_cast<std::int64_t>((relay.generated_bytes() + 3) / 4);
+    row.completion_tokens = std::max<std::int64_t>(row.completion_tokens, relayed);
+    row.total_tokens = row.prompt_tokens + row.completion_tokens;
+  }
+  row.ttft_us = relay.ttft_us();
+  if (client_left) co_return Attempt{Attempt::cancelled, {}};
+  if (relay.error()) {
+    if (!relay.head_sent()) co_return Attempt{Attempt::failed, *relay.error()};  // nothing sent: may retry
+    row.error_code = relay.error()->code;  // sent as the stream's last event
+  }
+  co_return Attempt{};
+}
+
+net::Task<Attempt> attempt_once(AttemptContext& a, const mgw_call_context& ctx,
+                                const upstream::OutgoingRequest& outgoing) {
+  const auto& pcfg = a.plan.route->provider->config();
+  upstream::Timeouts timeouts;
+  timeouts.first_byte = std::chrono::milliseconds(pcfg.first_byte_timeout_ms);
+  timeouts.total = std::chrono::milliseconds(pcfg.timeout_ms);
+  upstream::UpstreamCall up(*a.plan.route->upstream, timeouts, pcfg.max_response_bytes, &a.call.hangup());
+  std::optional<Attempt> broken;
+  try {
+    co_await up.start(outgoing);
+  } catch (const upstream::UpstreamFailure& f) {
+    if (f.kind() == upstream::FailureKind::cancelled) {
+      broken = Attempt{Attempt::cancelled, {}};
+    } else {
+      spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), pcfg.name, f.what());
+      broken = Attempt{Attempt::failed, from_upstream_failure(f, pcfg.name)};
+    }
+  }
+  if (broken) co_return *broken;
+  if (a.request.stream && up.status() >= 200 && up.status() < 300)
+    co_return co_await relay_stream(a, ctx, up);
+  co_return co_await relay_whole(a, ctx, up);
+}
+
+}  // namespace
+
+net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiError& last_error) {
+  const catalog::ModelRoute& route = *a.plan.route;
+  a.body = body;
+  auto& row = a.outcome.row;
+  row.alias = route.entry.alias;
+  row.provider = route.provider->name();
+  row.upstream_model = route.entry.model;
+  if (a.plan.dropped.empty()) {
+    a.call.erase_header("X-Dropped-Params");
+  } else {
+    a.call.set_header("X-Dropped-Params", join_names(a.plan.dropped));
+  }
+
+  mgw_call_context ctx{};
+  ctx.struct_size = sizeof ctx;
+  ctx.request_id = mgw::str(a.call.request_id());
+  ctx.alias = mgw::str(route.entry.alias);  // a tier answers with the model that served it
+  ctx.upstream_model = mgw::str(route.entry.model);
+  ctx.created_unix = row.created_unix_ms / 1000;
+  ctx.stream = a.request.stream ? 1 : 0;
+  ctx.default_max_tokens = a.plan.default_max_tokens;
+  ctx.prompt_tokens = a.plan.prompt_tokens;
+
+  const auto& hooks = route.provider->hooks();
+  RequestCollector built;
+  const std::string_view sent = a.plan.body.empty() ? body : std::string_view(a.plan.body);
+  // The member index (ABI 1.1) lets the plugin splice the body instead of
+  // parsing it again; it points into `sent`, so it is for this hook only.
+  const auto members = index_members(sent);
+  if (members) {
+    ctx.members = members->data();
+    ctx.member_count = members->size();
+  }
+  const mgw_status st =
+      hooks.on_build_request(route.provider->handle(), &ctx, mgw::str(sent), &built.sink, &built.error_sink);
+  ctx.members = nullptr;
+  ctx.member_count = 0;
+  if (built.error) {
+    answer_error(a.call, *built.error, a.outcome, a.redactor);  // the request itself is wrong for this vendor
+    co_return true;
+  }
+  if (st != MGW_OK || built.request.path.empty()) {
+    answer_error(a.call, plugin_failure(route.provider->name(), "on_build_request", st), a.outcome,
+                 a.redactor);
+    co_return true;
+  }
+
+  // Bounded: at most max_attempts tries, and no wait past the retry budget.
+  for (int attempt = 0; attempt < a.policy.max_attempts(); ++attempt) {
+    ++a.outcome.attempts;
+    Attempt result = co_await attempt_once(a, ctx, built.request);
+    if (result.kind == Attempt::served) co_return true;
+    if (result.kind == Attempt::cancelled) {
+      row.error_code = "client_disconnected";
+      co_return true;
+    }
+    if (!is_retryable(result.error)) {
+      answer_error(a.call, result.error, a.outcome, a.redactor);
+      co_return true;
+    }
+    last_error = std::move(result.error);
+    if (attempt + 1 >= a.policy.max_attempts()) break;
+    const auto wait = a.policy.wait_after(last_error, attempt, jitter_draw());
+    if (Clock::now() + wait > a.budget_end) {
+      spdlog::info("request {}: model '{}': a retry in {} ms would pass the retry budget",
+                   a.call.request_id(), route.entry.alias, wait.count());
+      break;
+    }
+    spdlog::info("request {}: model '{}' answered {} {}; retry {} in {} ms", a.call.request_id(),
+                 route.entry.alias, last_error.status, last_error.code, attempt + 1, wait.count());
+    if (!co_await wait_watching_client(a.call, wait)) {
+      row.error_code = "client_disconnected";
+      co_return true;
+    }
+  }
+  co_return false;
+}
+
+}  // namespace modelgw::chat

@@ -1,0 +1,36 @@
+// The upstream exchange stage: one model of the route, tried with retries
+// (spec 7.4) within the request's retry budget. Each try lets the model's
+// provider plugin build the vendor request, sends it over a pooled
+// connection, and relays the answer (whole, or streamed through SseRelay).
+#pragma once
+
+#include "chat/chat_request.h"
+#include "chat/outcome.h"
+#include "chat/retry_policy.h"
+#include "chat/route_plan.h"
+#include "chat/secret_redactor.h"
+#include "http/server_call.h"
+#include "upstream/upstream_call.h"
+
+#include <chrono>
+#include <string_view>
+
+namespace modelgw::chat {
+
+struct AttemptContext {
+  http::ServerCall& call;
+  const ChatRequest& request;
+  const RoutePlan& plan;
+  const RetryPolicy& policy;
+  const SecretRedactor& redactor;
+  std::chrono::steady_clock::time_point budget_end;
+  Outcome& outcome;
+  std::string_view body = {};  // the request text, set by try_model
+};
+
+// True when the call is settled (answered, or the client left); false when
+// the next model of the route should be tried, with the retryable failure in
+// `last_error`.
+net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiError& last_error);
+
+}  // namespace modelgw::chat

@@ -1,0 +1,310 @@
+#include "http/connection.h"
+
+#include "http/api_error.h"
+#include "http/connection_hub.h"
+#include "http/request_id.h"
+
+#include <boost/beast/http/error.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <sys/socket.h>
+
+#include <cerrno>
+
+namespace modelgw::http {
+namespace {
+
+namespace asio = net::asio;
+using boost::system::error_code;
+
+constexpr std::size_t kReadChunk = 16 * 1024;
+// A chunk-size line (or trailer) that long is an attack, not a body.
+constexpr std::size_t kMaxUnparsedBody = 64 * 1024;
+// After an early answer (413, a refused request), what is still read and
+// thrown away so the close does not reset the answer away (RFC 9112 9.6).
+constexpr std::size_t kLingerBytes = 1024 * 1024;
+constexpr std::chrono::seconds kLingerTime{2};
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, ConnectionHub& hub, std::size_t loop)
+    : socket_(std::move(socket)), timer_(socket_.get_executor()), hub_(hub), loop_(loop) {}
+
+Connection::~Connection() = default;
+
+net::Task<void> Connection::run(std::shared_ptr<Connection> self) {
+  ConnectionHub& hub = self->hub_;
+  hub.live[self->loop_].insert(self.get());
+  try {
+    for (;;) {
+      const Outcome outcome = co_await self->serve_one();
+      if (outcome == Outcome::next && !self->aborted_ && !hub.stopping.load(std::memory_order_relaxed))
+        continue;
+      if (outcome == Outcome::linger && !self->aborted_) co_await self->linger_and_close();
+      break;
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("client connection failed: {}", e.what());
+  } catch (...) {
+    spdlog::error("client connection failed");
+  }
+  self->close();
+  hub.live[self->loop_].erase(self.get());
+  hub.open.fetch_sub(1, std::memory_order_relaxed);
+}
+
+net::Task<Connection::Outcome> Connection::serve_one() {
+  const RequestLimits& limits = hub_.limits;
+  // RFC 9112 section 2.2: empty lines before a request line are ignored.
+  while (buffer_.size() >= 2 && buffer_[0] == '\r' && buffer_[1] == '\n') buffer_.erase(0, 2);
+
+  // Idle: wait for the first byte of the next request without holding a buffer.
+  if (buffer_.empty()) {
+    if (hub_.stopping.load(std::memory_order_relaxed)) co_return Outcome::close;
+    arm(hub_.idle_timeout());
+    error_code ec;
+    idle_ = true;
+    co_await socket_.async_wait(asio::socket_base::wait_read, asio::redirect_error(net::use_awaitable, ec));
+    idle_ = false;
+    if (ec || timed_out_ || closed_ || aborted_) co_return Outcome::close;
+  }
+
+  // The head, whole, within the header deadline.
+  arm(hub_.timeouts.header);
+  std::size_t head_end = std::string::npos;
+  std::size_t scanned = 0;
+  while ((head_end = find_head_end(buffer_, scanned)) == std::string::npos) {
+    if (buffer_.size() > limits.max_header_bytes) break;
+    scanned = buffer_.size();
+    if (!co_await read_more(limits.max_header_bytes + 1 - buffer_.size())) {
+      if (timed_out_ && !buffer_.empty()) {
+        Refusal late{408, "request_timeout",
+                     "the request head did not arrive within " +
+                         std::to_string(hub_.timeouts.header.count()) + " ms (server.header_timeout_ms)"};
+        co_return co_await refuse(std::move(late));
+      }
+      co_return Outcome::close;
+    }
+  }
+  if (head_end == std::string::npos || head_end > limits.max_header_bytes) {
+    Refusal too_long{431, "request_header_fields_too_large",
+                     "the request head is longer than the " + std::to_string(limits.max_header_bytes) +
+                         " bytes the gateway reads (server.max_header_bytes)"};
+    co_return co_await refuse(std::move(too_long));
+  }
+  if (auto bad = scan_head_bytes(std::string_view(buffer_).substr(0, head_end))) {
+    co_return co_await refuse(std::move(*bad));
+  }
+
+  Request request;
+  RequestParser parser(request, limits);
+  error_code ec;
+  std::size_t used = parser.put(asio::buffer(buffer_), ec);
+  if (ec == boost::beast::http::error::need_more) ec = {};
+  if ((ec && !request.body_too_large) || !parser.is_header_done()) {
+    Refusal bad = parser.refusal(ec, buffer_);
+    co_return co_await refuse(std::move(bad));
+  }
+  buffer_.erase(0, used);
+
+  // The body, whole, within the body deadline (unless it is over the limit:
+  // then it is not read, and the handler answers 413).
+  if (!request.body_too_large && !parser.is_done()) {
+    if (parser.expects_continue() && buffer_.empty()) {
+      if (!co_await write("HTTP/1.1 100 Continue\r\n\r\n")) co_return Outcome::close;
+    }
+    arm(hub_.timeouts.body);
+    while (!parser.is_done()) {
+      if (buffer_.size() > kMaxUnparsedBody) {
+        Refusal bad{400, "invalid_parameter",
+                    "the chunked request body is malformed (a chunk-size line or trailer is too long)"};
+        co_return co_await refuse(std::move(bad));
+      }
+      if (!co_await read_more(kReadChunk)) {
+        if (timed_out_) {
+          Refusal late{408, "request_timeout",
+                       "the request body did not arrive within " +
+                           std::to_string(hub_.timeouts.body.count()) + " ms (server.body_timeout_ms)"};
+          co_return co_await refuse(std::move(late));
+        }
+        co_return Outcome::close;
+      }
+      used = parser.put(asio::buffer(buffer_), ec);
+      if (ec == boost::beast::http::error::need_more) ec = {};
+      if (request.body_too_large) break;
+      if (ec) {
+        Refusal bad = parser.refusal(ec, buffer_);
+        co_return co_await refuse(std::move(bad));
+      }
+      buffer_.erase(0, used);
+    }
+  }
+  disarm();
+  if (buffer_.empty()) std::string().swap(buffer_);  // a long request or stream holds no read buffer
+
+  const bool keep_alive = parser.keep_alive() && !request.body_too_large;
+  net::CancelSignal hangup;
+  ServerCall call(std::move(request), new_request_id(), *this, hangup, socket_.get_executor());
+  if (!keep_alive) call.close_after();
+  hangup_ = &hangup;
+  in_handler_ = true;
+  hub_.in_flight.fetch_add(1, std::memory_order_relaxed);
+  if (buffer_.empty()) watch_for_hangup();
+  try {
+    co_await hub_.handler.handle(call);
+  } catch (const std::exception& e) {
+    spdlog::error("{} request failed in the gateway: {}", call.request_id(), e.what());
+  } catch (...) {
+    spdlog::error("{} request failed in the gateway", call.request_id());
+  }
+  if (!call.answered()) call.send_error(internal_error());
+  const bool delivered = !call.client_gone() && co_await call.flush();
+  in_handler_ = false;
+  hangup_ = nullptr;
+  if (watching_) {
+    ++watch_generation_;
+    watching_ = false;
+    socket_.cancel(ec);  // the hang-up watch; nothing else is pending now
+  }
+  hub_.in_flight.fetch_sub(1, std::memory_order_relaxed);
+
+  if (!delivered || aborted_) co_return Outcome::close;
+  // A stream that did not end (the handler gave up on it) ends with the
+  // connection, so the client sees it cut rather than waiting.
+  if (call.streaming() && !call.finished()) co_return Outcome::close;
+  if (!call.keep_alive()) co_return Outcome::linger;
+  co_return Outcome::next;
+}
+
+net::Task<bool> Connection::read_more(std::size_t max) {
+  const std::size_t old = buffer_.size();
+  const std::size_t want = std::min(max, kReadChunk);
+  if (want == 0) co_return false;
+  buffer_.resize(old + want);
+  error_code ec;
+  const std::size_t n = co_await socket_.async_read_some(asio::buffer(buffer_.data() + old, want),
+                                                         asio::redirect_error(net::use_awaitable, ec));
+  buffer_.resize(old + n);
+  co_return !ec && n > 0 && !aborted_;
+}
+
+net::Task<Connection::Outcome> Connection::refuse(Refusal refusal) {
+  const std::string request_id = new_request_id();
+  spdlog::info("{} request refused before routing: {} {}", request_id, refusal.status, refusal.message);
+  net::CancelSignal none;
+  Request nothing;
+  ServerCall call(std::move(nothing), request_id, *this, none, socket_.get_executor());
+  call.close_after();  // where the next request would start is unknown
+  call.send_error(ApiError{refusal.status, refusal.code, refusal.message, {}});
+  co_await call.flush();
+  co_return Outcome::linger;
+}
+
+net::Task<void> Connection::linger_and_close() {
+  error_code ec;
+  socket_.shutdown(asio::socket_base::shutdown_send, ec);
+  arm(kLingerTime);
+  std::string().swap(buffer_);
+  std::array<char, 4096> scrap;
+  std::size_t total = 0;
+  while (total < kLingerBytes && !ec && !timed_out_) {
+    total +=
+        co_await socket_.async_read_some(asio::buffer(scrap), asio::redirect_error(net::use_awaitable, ec));
+  }
+  close();
+}
+
+net::Task<bool> Connection::write(std::string_view bytes) {
+  if (closed_ || aborted_) co_return false;
+  const Clock::time_point saved = deadline_;
+  arm(hub_.timeouts.send);
+  error_code ec;
+  co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()),
+                             asio::redirect_error(net::use_awaitable, ec));
+  const bool late = timed_out_;
+  deadline_ = saved;  // back to the phase's deadline (none while a handler runs)
+  if (ec || late) {
+    if (hangup_) hangup_->emit();
+    co_return false;
+  }
+  co_return true;
+}
+
+bool Connection::closing() const {
+  return hub_.stopping.load(std::memory_order_relaxed);
+}
+
+void Connection::stop() {
+  if (idle_) {
+    error_code ec;
+    socket_.cancel(ec);
+  }
+}
+
+void Connection::abort() {
+  aborted_ = true;
+  if (hangup_) hangup_->emit();
+  error_code ec;
+  socket_.shutdown(asio::socket_base::shutdown_both, ec);
+  socket_.cancel(ec);
+}
+
+void Connection::close() {
+  if (closed_) return;
+  closed_ = true;
+  ++timer_generation_;
+  timer_.cancel();
+  error_code ec;
+  socket_.close(ec);
+}
+
+// The deadline is one time point per connection; the timer is re-armed only
+// when it would fire too late, so setting a deadline costs no system call.
+void Connection::arm(Clock::duration within) {
+  deadline_ = Clock::now() + within;
+  timed_out_ = false;
+  if (!timer_waiting_ || deadline_ < timer_.expiry()) start_timer();
+}
+
+void Connection::start_timer() {
+  timer_waiting_ = true;
+  timer_.expires_at(deadline_);  // a pending wait ends aborted; its generation is stale
+  timer_.async_wait([self = shared_from_this(), generation = ++timer_generation_](const error_code&) {
+    self->on_timer(generation);
+  });
+}
+
+void Connection::on_timer(std::uint64_t generation) {
+  if (generation != timer_generation_) return;
+  timer_waiting_ = false;
+  if (closed_ || deadline_ == Clock::time_point::max()) return;
+  if (Clock::now() < deadline_) {
+    start_timer();
+    return;
+  }
+  timed_out_ = true;
+  error_code ec;
+  socket_.cancel(ec);
+}
+
+// While a handler works, a read-readiness wait on the socket tells a client
+// that hung up (EOF) from one that pipelined its next request (data).
+void Connection::watch_for_hangup() {
+  watching_ = true;
+  socket_.async_wait(asio::socket_base::wait_read, [self = shared_from_this(),
+                                                    generation = watch_generation_](const error_code& ec) {
+    if (ec || generation != self->watch_generation_ || !self->in_handler_) return;
+    self->watching_ = false;
+    char byte = 0;
+    const ssize_t n = ::recv(self->socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0) return;  // the next request, early: the client is there
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      self->watch_for_hangup();
+      return;
+    }
+    if (self->hangup_) self->hangup_->emit();
+  });
+}
+
+}  // namespace modelgw::http

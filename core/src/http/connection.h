@@ -1,0 +1,77 @@
+// One client connection on one event loop: reads requests one after another
+// (keep-alive, pipelining), hands each to the handler, writes the answers.
+// Every phase has a deadline (idle, head, body, each write); what is not
+// complete in time is answered 408 or dropped, so a slow or idle client holds
+// a few KiB of memory and no thread.
+#pragma once
+
+#include "http/request_parser.h"
+#include "http/server_call.h"
+#include "net/asio.h"
+#include "net/cancel_signal.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+
+namespace modelgw::http {
+
+struct ConnectionHub;
+
+class Connection final : public std::enable_shared_from_this<Connection>, public ResponseChannel {
+ public:
+  Connection(net::asio::ip::tcp::socket socket, ConnectionHub& hub, std::size_t loop);
+  ~Connection() override;
+
+  // Serves the connection until it closes. `self` keeps it alive meanwhile.
+  static net::Task<void> run(std::shared_ptr<Connection> self);
+
+  // On the connection's loop: the server stops. An idle connection closes
+  // now; a busy one after its current answer.
+  void stop();
+  // On the connection's loop: close now; a running handler sees the client gone.
+  void abort();
+
+  net::Task<bool> write(std::string_view bytes) override;
+  bool closing() const override;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  enum class Outcome { next, close, linger };
+
+  net::Task<Outcome> serve_one();
+  // Reads more bytes into buffer_ (at most `max`); false on EOF, error or deadline.
+  net::Task<bool> read_more(std::size_t max);
+  // By value: GCC 12 can destroy a temporary bound to a coroutine's reference
+  // parameter twice when it is created in the co_await expression.
+  net::Task<Outcome> refuse(Refusal refusal);
+  net::Task<void> linger_and_close();
+  void close();
+
+  void arm(Clock::duration within);
+  void disarm() { deadline_ = Clock::time_point::max(); }
+  void start_timer();
+  void on_timer(std::uint64_t generation);
+  void watch_for_hangup();
+
+  net::asio::ip::tcp::socket socket_;
+  net::asio::steady_timer timer_;
+  ConnectionHub& hub_;
+  std::size_t loop_;
+  std::string buffer_;  // read but not yet parsed; released while the connection is idle
+  Clock::time_point deadline_ = Clock::time_point::max();
+  std::uint64_t timer_generation_ = 0;
+  bool timer_waiting_ = false;
+  bool timed_out_ = false;
+  bool in_handler_ = false;
+  bool idle_ = false;      // waiting for the first byte of a request
+  bool watching_ = false;  // a hang-up watch is pending
+  bool closed_ = false;
+  bool aborted_ = false;
+  std::uint64_t watch_generation_ = 0;
+  net::CancelSignal* hangup_ = nullptr;  // the running request's, while a handler runs
+};
+
+}  // namespace modelgw::http

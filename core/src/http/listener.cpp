@@ -1,0 +1,183 @@
+#include "http/listener.h"
+
+#include "http/api_error.h"
+#include "http/connection.h"
+#include "http/connection_hub.h"
+#include "http/http_date.h"
+#include "http/request_id.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <stdexcept>
+
+namespace modelgw::http {
+namespace {
+
+namespace asio = net::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+
+// Connections being told "busy" at once, at most; past this they are closed
+// without an answer (the one case of a bare close: a flood).
+constexpr int kMaxBusyAnswers = 1024;
+
+// Tells a client over the connection limit to come back, then closes.
+net::Task<void> answer_busy(tcp::socket accepted, std::shared_ptr<std::atomic<int>> answering) {
+  auto socket = std::make_shared<tcp::socket>(std::move(accepted));
+  const std::string request_id = new_request_id();
+  const std::string body = error_envelope(
+      ApiError{
+          503, "server_busy", "the gateway has all the connections it accepts open; retry shortly", {}, 1},
+      request_id);
+  std::string out = "HTTP/1.1 503 Service Unavailable\r\nDate: ";
+  out += http_date_now();
+  out += "\r\nServer: modelgw\r\nContent-Type: application/json\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\nRetry-After: 1\r\nX-Request-Id: " + request_id +
+         "\r\nConnection: close\r\n\r\n" + body;
+  // The whole exchange is bounded: a client that neither reads nor closes is cut.
+  asio::steady_timer timer(socket->get_executor());
+  timer.expires_after(std::chrono::seconds(1));
+  timer.async_wait([socket](const error_code& ec) {
+    error_code ignored;
+    if (!ec) socket->cancel(ignored);
+  });
+  error_code ec;
+  co_await asio::async_write(*socket, asio::buffer(out), asio::redirect_error(net::use_awaitable, ec));
+  // Read what the client sent (briefly) so the close does not reset the answer away.
+  if (!ec) {
+    socket->shutdown(asio::socket_base::shutdown_send, ec);
+    std::array<char, 2048> scrap;
+    while (!ec) {
+      co_await socket->async_read_some(asio::buffer(scrap), asio::redirect_error(net::use_awaitable, ec));
+    }
+  }
+  timer.cancel();
+  socket->close(ec);
+  answering->fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+struct Listener::Acceptor {
+  explicit Acceptor(asio::io_context& ctx) : acceptor(ctx), backoff(ctx) {}
+  tcp::acceptor acceptor;
+  asio::steady_timer backoff;
+  std::shared_ptr<std::atomic<int>> answering_busy = std::make_shared<std::atomic<int>>(0);
+  std::size_t next_loop = 0;
+};
+
+Listener::Listener(net::EventLoops& loops, const config::ServerConfig& config, Handler& handler)
+    : loops_(loops) {
+  hub_ = std::make_shared<ConnectionHub>(
+      handler, RequestLimits{config.max_header_bytes, config.max_body_bytes},
+      ConnectionTimeouts{std::chrono::milliseconds(config.header_timeout_ms),
+                         std::chrono::milliseconds(config.body_timeout_ms),
+                         std::chrono::milliseconds(config.send_timeout_ms),
+                         std::chrono::milliseconds(config.keep_alive_timeout_ms),
+                         std::chrono::milliseconds(config.keep_alive_scarce_ms)},
+      config.max_connections, loops.size());
+  acceptor_ = std::make_shared<Acceptor>(loops.at(0));
+  try {
+    const tcp::endpoint endpoint(asio::ip::make_address(config.host), config.port);
+    auto& a = acceptor_->acceptor;
+    a.open(endpoint.protocol());
+    // SO_REUSEADDR lets a restart bind while old connections sit in
+    // TIME_WAIT; never SO_REUSEPORT, which would let a second process share
+    // the port and silently take half the traffic.
+    a.set_option(tcp::acceptor::reuse_address(true));
+    a.bind(endpoint);
+    a.listen(4096);  // room for a burst of connects (thousands of streams opening at once)
+    port_ = a.local_endpoint().port();
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("server.listen: cannot listen on " + config.host + ":" +
+                             std::to_string(config.port) + ": " + e.code().message());
+  }
+}
+
+Listener::~Listener() {
+  error_code ec;
+  acceptor_->acceptor.close(ec);
+}
+
+void Listener::start() {
+  auto acceptor = acceptor_;
+  auto hub = hub_;
+  net::EventLoops* loops = &loops_;
+  asio::co_spawn(
+      acceptor->acceptor.get_executor(),
+      [acceptor, hub, loops]() -> net::Task<void> {
+        bool warned = false;
+        for (;;) {
+          const std::size_t loop = acceptor->next_loop++ % loops->size();
+          error_code ec;
+          tcp::socket socket = co_await acceptor->acceptor.async_accept(
+              loops->at(loop), asio::redirect_error(net::use_awaitable, ec));
+          if (ec) {
+            if (hub->stopping.load() || ec == asio::error::operation_aborted ||
+                !acceptor->acceptor.is_open()) {
+              co_return;
+            }
+            if (ec == asio::error::no_descriptors || ec.value() == ENFILE ||
+                ec == asio::error::no_buffer_space || ec == asio::error::no_memory) {
+              // Out of file descriptors: back off rather than spin; the
+              // connection waits in the backlog meanwhile.
+              if (!warned) spdlog::warn("accept failed ({}); raise the file descriptor limit", ec.message());
+              warned = true;
+              acceptor->backoff.expires_after(std::chrono::milliseconds(50));
+              co_await acceptor->backoff.async_wait(asio::redirect_error(net::use_awaitable, ec));
+            }
+            continue;
+          }
+          socket.set_option(tcp::no_delay(true), ec);
+          if (hub->open.load(std::memory_order_relaxed) >= hub->max_connections) {
+            if (acceptor->answering_busy->fetch_add(1, std::memory_order_relaxed) < kMaxBusyAnswers) {
+              auto& ctx = loops->at(loop);
+              asio::co_spawn(ctx, answer_busy(std::move(socket), acceptor->answering_busy), asio::detached);
+            } else {
+              acceptor->answering_busy->fetch_sub(1, std::memory_order_relaxed);
+              socket.close(ec);
+            }
+            continue;
+          }
+          hub->open.fetch_add(1, std::memory_order_relaxed);
+          auto connection = std::make_shared<Connection>(std::move(socket), *hub, loop);
+          asio::co_spawn(loops->at(loop), Connection::run(std::move(connection)), asio::detached);
+        }
+      },
+      asio::detached);
+}
+
+void Listener::stop_accepting() {
+  hub_->stopping.store(true);
+  auto acceptor = acceptor_;
+  asio::post(acceptor->acceptor.get_executor(), [acceptor] {
+    error_code ec;
+    acceptor->acceptor.close(ec);
+  });
+  for (std::size_t i = 0; i < loops_.size(); ++i) {
+    asio::post(loops_.at(i), [hub = hub_, i] {
+      for (Connection* c : hub->live[i]) c->stop();
+    });
+  }
+}
+
+void Listener::abort_all() {
+  hub_->stopping.store(true);
+  for (std::size_t i = 0; i < loops_.size(); ++i) {
+    asio::post(loops_.at(i), [hub = hub_, i] {
+      const auto live = hub->live[i];  // abort() may end a connection, which edits the set
+      for (Connection* c : live) c->abort();
+    });
+  }
+}
+
+int Listener::in_flight() const {
+  return hub_->in_flight.load();
+}
+
+int Listener::open_connections() const {
+  return hub_->open.load();
+}
+
+}  // namespace modelgw::http

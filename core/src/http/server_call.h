@@ -1,0 +1,126 @@
+// One client request as a handler sees it, on the event-loop engine: the
+// request (head and whole body, read and checked by the transport), its
+// request_id, and the answer. Whole answers and stream pieces are buffered;
+// flush() writes them, and the transport flushes what is left when the
+// handler returns. Everything here runs on the connection's loop, except that
+// a handler may fill the answer from the blocking pool while its coroutine
+// waits for it (the loop does not touch the call meanwhile).
+#pragma once
+
+#include "http/api_error.h"
+#include "http/request_id.h"
+#include "net/asio.h"
+#include "net/cancel_signal.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace modelgw::http {
+
+struct Field {
+  std::string name;  // as sent
+  std::string value;
+};
+
+struct Request {
+  std::string method;
+  std::string target;     // origin-form, as sent: path and query
+  int version_minor = 1;  // HTTP/1.0 or HTTP/1.1
+  std::vector<Field> fields;
+  std::string body;  // whole; empty when body_too_large
+  // The body was longer than server.max_body_bytes: it was not read (the
+  // handler answers 413 and the connection closes after the answer).
+  bool body_too_large = false;
+
+  std::string_view path() const;   // target up to '?'
+  std::string_view query() const;  // after '?', "" when none
+  // The value of a header (name compared case-insensitively); "" when absent.
+  // The transport refuses duplicates of the headers that must be single.
+  std::string_view header(std::string_view name) const;
+};
+
+// The write side of one connection, implemented by the transport.
+class ResponseChannel {
+ public:
+  virtual ~ResponseChannel() = default;
+  // Writes `bytes` to the client within the send timeout; false when the
+  // client is gone (or did not read in time): nothing more can be sent.
+  virtual net::Task<bool> write(std::string_view bytes) = 0;
+  // True when the server is stopping: answers say `Connection: close`.
+  virtual bool closing() const { return false; }
+};
+
+class ServerCall {
+ public:
+  ServerCall(Request request, std::string request_id, ResponseChannel& channel, net::CancelSignal& hangup,
+             net::Executor executor);
+
+  const Request& request() const { return request_; }
+  const std::string& request_id() const { return request_id_; }
+  std::chrono::steady_clock::time_point started() const { return started_; }
+  std::int64_t elapsed_us() const;
+  net::Executor executor() const { return executor_; }
+
+  // Header fields of the next answer's head (X-Dropped-Params, Allow, Retry-After...).
+  void set_header(std::string name, std::string value);
+  void erase_header(std::string_view name);
+  // Answer with `Connection: close` and close the connection after it.
+  void close_after() { keep_alive_ = false; }
+  bool keep_alive() const { return keep_alive_; }
+
+  // A whole answer (Content-Length), buffered until flush().
+  void send_json(int status, std::string_view body);
+  // The error envelope (with Retry-After when the error has one; 413 and
+  // request-framing errors close the connection).
+  void send_error(const ApiError& error);
+
+  // An event stream: a 200 head with chunked encoding and SSE headers...
+  void start_event_stream();
+  // ...then pieces, each one HTTP chunk...
+  void append_chunk(std::string_view data);
+  // ...then the last chunk.
+  void end_chunks();
+
+  // Writes everything buffered. False when the client is gone.
+  net::Task<bool> flush();
+
+  int status_sent() const { return status_; }  // 0 until an answer's head was buffered
+  bool answered() const { return status_ != 0; }
+  bool streaming() const { return streaming_; }
+  bool finished() const { return finished_; }  // a whole answer, or a stream's last chunk
+
+  // Fires (on this loop) when the client hangs up while the handler works.
+  net::CancelSignal& hangup() { return hangup_; }
+  bool client_gone() const { return hangup_.fired() || write_failed_; }
+
+ private:
+  void append_head(int status, std::string_view content_type, std::size_t content_length, bool chunked);
+
+  Request request_;
+  std::string request_id_;
+  ResponseChannel& channel_;
+  net::CancelSignal& hangup_;
+  net::Executor executor_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::vector<std::pair<std::string, std::string>> headers_;
+  std::string out_;  // buffered, not yet written
+  int status_ = 0;
+  bool keep_alive_ = true;
+  bool streaming_ = false;
+  bool chunked_ = false;  // false: an HTTP/1.0 stream, ended by closing
+  bool finished_ = false;
+  bool write_failed_ = false;
+};
+
+// The handler the transport calls for each request (the router).
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  virtual net::Task<void> handle(ServerCall& call) = 0;
+};
+
+}  // namespace modelgw::http

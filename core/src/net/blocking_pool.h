@@ -1,0 +1,50 @@
+// Threads for the work that blocks (storage hooks, keyset fetches, admin
+// operations), so that it never runs on an event loop. `offload` runs a
+// function there and resumes the calling coroutine on its own loop with the
+// result (or the exception the function threw).
+#pragma once
+
+#include "net/asio.h"
+
+#include <exception>
+#include <optional>
+#include <type_traits>
+
+namespace modelgw::net {
+
+class BlockingPool {
+ public:
+  explicit BlockingPool(int threads) : pool_(static_cast<std::size_t>(threads > 0 ? threads : 1)) {}
+  ~BlockingPool() { stop(); }
+  BlockingPool(const BlockingPool&) = delete;
+  BlockingPool& operator=(const BlockingPool&) = delete;
+
+  // Waits for queued work to finish, then joins the threads. Idempotent.
+  void stop() { pool_.join(); }
+
+  asio::thread_pool& pool() { return pool_; }
+
+ private:
+  asio::thread_pool pool_;
+};
+
+// Runs `f()` on the blocking pool; the caller's coroutine resumes on its own
+// executor. Exceptions thrown by `f` are rethrown in the caller.
+template <class F>
+auto offload(BlockingPool& pool, F f) -> Task<std::invoke_result_t<F&>> {
+  using R = std::invoke_result_t<F&>;
+  if constexpr (std::is_void_v<R>) {
+    co_await asio::co_spawn(
+        pool.pool(),
+        [&f]() -> Task<void> {
+          f();
+          co_return;
+        },
+        use_awaitable);
+  } else {
+    co_return co_await asio::co_spawn(
+        pool.pool(), [&f]() -> Task<R> { co_return f(); }, use_awaitable);
+  }
+}
+
+}  // namespace modelgw::net

@@ -1,0 +1,223 @@
+// Deadlines and bounds on client connections: a head trickled byte by byte
+// is timed out, trickling attackers do not keep other clients from being
+// served, a client over max_connections is told 503 in the envelope (not
+// reset), a connection whose body was refused (413) is not held open, and
+// idle keep-alive connections are closed after their timeout, sooner when
+// connections are scarce. Small limits keep every test within a few seconds.
+#include "edge_socket.h"
+#include "harness/checks.h"
+#include "harness/stack.h"
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace it {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kHealth = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+// A head that is never finished: one more byte of this header every tick.
+const std::string kTrickleStart = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+
+std::string ms(EdgeClock::duration d) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) + " ms";
+}
+
+class EdgeLimitsTest : public ::testing::Test {
+ protected:
+  void start(GatewayOptions options) { stack_ = start_stack(std::move(options)); }
+  int port() const { return stack_->port(); }
+
+  std::unique_ptr<Stack> stack_;
+};
+
+// Connections that send one byte of a header every `tick`, on a thread of
+// their own, until stopped (at most `limit`).
+class Tricklers {
+ public:
+  Tricklers(int port, int count, std::chrono::milliseconds tick, std::chrono::milliseconds limit) {
+    for (int i = 0; i < count; ++i) {
+      sockets_.push_back(std::make_unique<EdgeSocket>(port));
+      sockets_.back()->send(kTrickleStart);
+    }
+    started_ = EdgeClock::now();
+    thread_ = std::thread([this, tick, limit] {
+      while (!stop_.load() && EdgeClock::now() - started_ < limit) {
+        std::this_thread::sleep_for(tick);
+        for (auto& s : sockets_) {
+          s->poll();
+          if (!s->closed()) s->send("a");
+        }
+      }
+      for (auto& s : sockets_) s->poll();
+    });
+  }
+  ~Tricklers() { stop(); }
+
+  void stop() {
+    stop_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+  EdgeClock::time_point started() const { return started_; }
+  // Only after stop().
+  const std::vector<std::unique_ptr<EdgeSocket>>& sockets() const { return sockets_; }
+
+ private:
+  std::vector<std::unique_ptr<EdgeSocket>> sockets_;
+  EdgeClock::time_point started_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+TEST_F(EdgeLimitsTest, TrickledHeadIsTimedOut) {
+  GatewayOptions o;
+  o.extra_server_yaml = "  header_timeout_ms: 1000\n";
+  start(o);
+  Tricklers t(port(), 1, 200ms, 4s);
+  EdgeSocket& s = *t.sockets().front();
+  // Read on this thread only after the trickler stopped touching the socket.
+  std::this_thread::sleep_until(t.started() + 2500ms);
+  t.stop();
+  ASSERT_TRUE(s.closed()) << "a head trickled one byte per 200 ms was not timed out within 1000 + 1500 ms";
+  EXPECT_LT(s.closed_at() - t.started(), 2500ms) << ms(s.closed_at() - t.started());
+  if (!s.received().empty()) {
+    const auto r = parse_answer(s.received());
+    ASSERT_TRUE(r.has_value()) << s.received();
+    EXPECT_TRUE(IsApiError(*r, 408, "invalid_request_error", "request_timeout"));
+    EXPECT_EQ(ascii_lower(r->header("connection")), "close");
+  }
+  EdgeSocket after(port());
+  after.send(kHealth);
+  const auto health = after.wait_answer(EdgeClock::now() + 2s);
+  ASSERT_TRUE(health.has_value()) << "the gateway no longer answers after timing out a head";
+  EXPECT_EQ(health->status, 200);
+}
+
+TEST_F(EdgeLimitsTest, TricklersDoNotStarveOtherClients) {
+  GatewayOptions o;
+  o.extra_server_yaml = "  max_connections: 64\n  header_timeout_ms: 1000\n";
+  start(o);
+  // More tricklers than connection slots, trickling for longer than the test.
+  Tricklers t(port(), 70, 200ms, 6s);
+  std::this_thread::sleep_for(100ms);
+  // A normal client, retrying when told the gateway is busy, must be served
+  // once the trickled heads time out (1000 ms) and the bounded drain after
+  // their 408 (2 s: the tricklers never close) ends, not when they finish.
+  const auto deadline = t.started() + 1000ms + 2000ms + 1000ms;
+  std::optional<HttpResponse> answer;
+  int busy = 0;
+  while (EdgeClock::now() < deadline) {
+    EdgeSocket c(port());
+    c.send(kHealth);
+    answer = c.wait_answer(std::min(deadline, EdgeClock::now() + 1s));
+    if (answer && answer->status == 200) break;
+    if (answer && answer->status == 503) ++busy;
+    std::this_thread::sleep_for(50ms);
+  }
+  const auto served_after = EdgeClock::now() - t.started();
+  t.stop();
+  ASSERT_TRUE(answer.has_value()) << "a normal client got no answer while 70 connections trickled";
+  EXPECT_EQ(answer->status, 200) << answer->body;
+  EXPECT_LT(served_after, 4000ms) << ms(served_after) << ", after " << busy << " busy answers";
+}
+
+TEST_F(EdgeLimitsTest, ConnectionsOverTheLimitGet503Envelope) {
+  GatewayOptions o;
+  o.extra_server_yaml = "  max_connections: 16\n";
+  start(o);
+  // Sixteen connections hold every slot: each answered once (so the gateway
+  // has surely accepted it), then in the middle of its next head.
+  std::vector<std::unique_ptr<EdgeSocket>> held;
+  for (int i = 0; i < 16; ++i) {
+    held.push_back(std::make_unique<EdgeSocket>(port()));
+    held.back()->send(kHealth);
+    const auto r = held.back()->wait_answer(EdgeClock::now() + 3s);
+    ASSERT_TRUE(r.has_value() && r->status == 200) << "connection " << i << " was not served";
+    held.back()->send("GET /healthz HTTP/1.1\r\n");
+  }
+  for (int i = 0; i < 3; ++i) {
+    EdgeSocket extra(port());
+    extra.send(kHealth);
+    const auto r = extra.wait_answer(EdgeClock::now() + 2s);
+    ASSERT_TRUE(r.has_value()) << "connection over max_connections: no answer within 2 s"
+                               << (extra.reset()    ? " (reset)"
+                                   : extra.closed() ? " (closed)"
+                                                    : "");
+    EXPECT_TRUE(IsApiError(*r, 503, "api_error", "server_busy"));
+    EXPECT_EQ(ascii_lower(r->header("connection")), "close");
+    EXPECT_TRUE(extra.wait_closed(EdgeClock::now() + 2s)) << "still open after the 503";
+  }
+  // The held connections are still served.
+  held.front()->send("Host: 127.0.0.1\r\n\r\n");
+  const auto r = held.front()->wait_answer(EdgeClock::now() + 2s);
+  ASSERT_TRUE(r.has_value()) << "a held connection was not served";
+  EXPECT_EQ(r->status, 200) << r->body;
+}
+
+TEST_F(EdgeLimitsTest, ConnectionIsClosedSoonAfterA413) {
+  GatewayOptions o;
+  o.max_body_bytes = 4096;
+  start(o);
+  EdgeSocket c(port());
+  c.send("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + stack_->key.key +
+         "\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n" + std::string(1024, 'x'));
+  const auto r = c.wait_answer(EdgeClock::now() + 3s);
+  ASSERT_TRUE(r.has_value()) << "no 413 within 3 s";
+  EXPECT_TRUE(IsApiError(*r, 413, "invalid_request_error", "request_too_large"));
+  // The client keeps uploading its (refused) body: the gateway may drain it
+  // for a bounded time, then closes.
+  const auto answered = EdgeClock::now();
+  const std::string piece(1024, 'x');
+  while (!c.closed() && EdgeClock::now() - answered < 3500ms) {
+    c.send(piece);
+    c.wait_closed(EdgeClock::now() + 50ms);
+  }
+  ASSERT_TRUE(c.closed()) << "the connection was still open 3.5 s after the 413";
+  EXPECT_LT(c.closed_at() - answered, 3s) << ms(c.closed_at() - answered);
+}
+
+TEST_F(EdgeLimitsTest, IdleKeepAliveIsClosedAfterItsTimeout) {
+  GatewayOptions o;
+  o.extra_server_yaml = "  keep_alive_timeout_ms: 1000\n";
+  start(o);
+  EdgeSocket c(port());
+  c.send(kHealth);
+  const auto r = c.wait_answer(EdgeClock::now() + 3s);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->status, 200);
+  const auto answered = EdgeClock::now();
+  ASSERT_TRUE(c.wait_closed(answered + 1000ms + 1500ms))
+      << "idle keep-alive connection open 2.5 s after its answer";
+  EXPECT_GE(c.closed_at() - answered, 500ms) << "closed at once: keep-alive does not work";
+}
+
+TEST_F(EdgeLimitsTest, IdleKeepAliveIsShortenedWhenConnectionsAreScarce) {
+  // keep_alive_timeout_ms stays at its default (15 s); 13 of 16 connections
+  // open is over 3/4, so idle ones must go after keep_alive_scarce_ms (1 s).
+  GatewayOptions o;
+  o.extra_server_yaml = "  max_connections: 16\n";
+  start(o);
+  std::vector<std::unique_ptr<EdgeSocket>> clients;
+  for (int i = 0; i < 13; ++i) clients.push_back(std::make_unique<EdgeSocket>(port()));
+  // Two rounds: once each connection has been answered the gateway has
+  // accepted all 13, so the second answers set the scarce idle timeout.
+  for (int round = 0; round < 2; ++round) {
+    for (auto& c : clients) {
+      c->send(kHealth);
+      const auto r = c->wait_answer(EdgeClock::now() + 3s);
+      ASSERT_TRUE(r.has_value()) << "round " << round;
+      ASSERT_EQ(r->status, 200);
+    }
+  }
+  const auto answered = EdgeClock::now();
+  int closed = 0;
+  for (auto& c : clients) closed += c->wait_closed(answered + 1000ms + 1500ms) ? 1 : 0;
+  EXPECT_EQ(closed, 13)
+      << "idle connections still open 2.5 s after their answers while connections are scarce";
+}
+
+}  // namespace
+}  // namespace it

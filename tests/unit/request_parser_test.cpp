@@ -1,0 +1,147 @@
+// The strict request reader: what RFC 9112 says a server in front of others
+// must refuse is refused, with the status the gateway answers.
+#include "http/request_parser.h"
+
+#include <boost/beast/http/error.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using modelgw::http::find_head_end;
+using modelgw::http::Refusal;
+using modelgw::http::Request;
+using modelgw::http::RequestLimits;
+using modelgw::http::RequestParser;
+using modelgw::http::scan_head_bytes;
+
+struct Parsed {
+  Request request;
+  std::optional<Refusal> refusal;
+  bool done = false;
+  std::size_t used = 0;
+};
+
+// Feeds `wire` (a whole request) the way the connection does: head checks,
+// then Beast's parser over everything.
+Parsed parse(const std::string& wire, RequestLimits limits = {}) {
+  Parsed p;
+  const std::size_t end = find_head_end(wire, 0);
+  if (end == std::string::npos) {
+    p.refusal = Refusal{0, "incomplete", ""};
+    return p;
+  }
+  if (auto bad = scan_head_bytes(std::string_view(wire).substr(0, end))) {
+    p.refusal = bad;
+    return p;
+  }
+  RequestParser parser(p.request, limits);
+  boost::beast::error_code ec;
+  p.used = parser.put(boost::asio::buffer(wire), ec);
+  if (ec == boost::beast::http::error::need_more) ec = {};
+  if (ec && !p.request.body_too_large) p.refusal = parser.refusal(ec, wire);
+  p.done = parser.is_done();
+  return p;
+}
+
+int status_of(const std::string& wire) {
+  auto p = parse(wire);
+  return p.refusal ? p.refusal->status : 0;
+}
+
+TEST(RequestParserTest, AcceptsAPlainPostWithItsBody) {
+  auto p = parse("POST /v1/chat/completions?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}");
+  ASSERT_FALSE(p.refusal) << p.refusal->message;
+  EXPECT_TRUE(p.done);
+  EXPECT_EQ(p.request.method, "POST");
+  EXPECT_EQ(p.request.path(), "/v1/chat/completions");
+  EXPECT_EQ(p.request.query(), "x=1");
+  EXPECT_EQ(p.request.body, "{}");
+  EXPECT_EQ(p.request.header("content-length"), "2");
+}
+
+TEST(RequestParserTest, DecodesChunkedAndDropsTrailers) {
+  auto p = parse(
+      "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: 1\r\n\r\n");
+  ASSERT_FALSE(p.refusal) << p.refusal->message;
+  EXPECT_TRUE(p.done);
+  EXPECT_EQ(p.request.body, "{}");
+  EXPECT_EQ(p.request.header("X-Trailer"), "");
+}
+
+TEST(RequestParserTest, StopsAtTheEndOfOneRequestSoPipeliningWorks) {
+  const std::string one = "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n";
+  auto p = parse(one + one);
+  ASSERT_FALSE(p.refusal);
+  EXPECT_TRUE(p.done);
+  EXPECT_EQ(p.used, one.size());
+}
+
+TEST(RequestParserTest, RefusesSmugglingFraming) {
+  EXPECT_EQ(
+      status_of(
+          "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+      400);
+  EXPECT_EQ(
+      status_of(
+          "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n"),
+      400);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"),
+            400);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc"),
+            400);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n"),
+            400);
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n"), 400);
+  EXPECT_EQ(
+      status_of(
+          "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nGET / HTTP/1.1\r\n\r\n"),
+      400);
+}
+
+TEST(RequestParserTest, RefusesMalformedHeads) {
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n b\r\n\r\n"), 400);  // obs-fold
+  EXPECT_EQ(status_of(std::string("GET / HTTP/1.1\r\nHost: a\r\nX: a\0b\r\n\r\n", 35)), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nX : a\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\n\r\n"), 400);  // no Host
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: a\r\nAuthorization: b\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\nX: b\r\n\r\n"), 400);  // bare LF
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\rX: b\r\n\r\n"), 400);  // bare CR
+  EXPECT_EQ(status_of("GET / HTTP/2.0\r\nHost: a\r\n\r\n"), 505);
+  EXPECT_EQ(status_of("GET http://x/ HTTP/1.1\r\nHost: a\r\n\r\n"), 400);
+  EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nX: " + std::string(9000, 'v') + "\r\n\r\n"), 400);
+}
+
+TEST(RequestParserTest, HttpOneZeroNeedsNoHost) {
+  auto p = parse("GET /healthz HTTP/1.0\r\n\r\n");
+  ASSERT_FALSE(p.refusal);
+  EXPECT_EQ(p.request.version_minor, 0);
+}
+
+TEST(RequestParserTest, PostWithoutLengthIs411) {
+  EXPECT_EQ(status_of("POST / HTTP/1.1\r\nHost: a\r\n\r\n"), 411);
+}
+
+TEST(RequestParserTest, ABodyOverTheLimitIsMarkedNotRead) {
+  RequestLimits limits;
+  limits.max_body_bytes = 4;
+  auto p = parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n0123456789", limits);
+  ASSERT_FALSE(p.refusal);
+  EXPECT_TRUE(p.request.body_too_large);
+  EXPECT_TRUE(p.request.body.empty());
+  auto c = parse("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n01234567\r\n0\r\n\r\n",
+                 limits);
+  ASSERT_FALSE(c.refusal);
+  EXPECT_TRUE(c.request.body_too_large);
+}
+
+TEST(RequestParserTest, FindsTheHeadEndAcrossReads) {
+  const std::string wire = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+  EXPECT_EQ(find_head_end(wire, wire.size() - 1), wire.size());
+  EXPECT_EQ(find_head_end(wire.substr(0, wire.size() - 1), 0), std::string::npos);
+}
+
+}  // namespace
