@@ -157,6 +157,11 @@ void Environment::start_gateway(const EnvironmentOptions& o) {
                            "); its log:\n" + gateway_log_tail(20));
 }
 
+std::string Environment::gateway_exit() {
+  if (!gateway_ || gateway_->running()) return "";
+  return gateway_->stop(std::chrono::milliseconds(0));  // already exited: its status
+}
+
 std::string Environment::stop() {
   std::string out;
   if (gateway_) out += "modelgw: " + gateway_->stop(10s);

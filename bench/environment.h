@@ -47,6 +47,8 @@ class Environment {
   std::string upstream_log_tail(std::size_t lines) const;
 
   const std::string& upstream_name() const { return upstream_name_; }
+  // Empty while modelgw runs; how it ended ("signal 6") once it has exited.
+  std::string gateway_exit();
 
   // Stops the gateway, then the upstream (SIGTERM, SIGKILL after 10 s each);
   // returns how each ended, e.g. "modelgw: exit 0, bench_mock_upstream: exit 0".

@@ -182,10 +182,9 @@ ScenarioSettings scenario_settings(const Options& o) {
 }
 
 // Descriptors a process needs besides the held connections: listeners, logs,
-// the database, the load workers' connections, connections still closing, an
-// upstream keep-alive pool. With less, nginx ran out of worker_connections
-// ("reusing connections") and reset new streams.
-constexpr int kFdReserve = 1024;
+// the database, the load workers' connections, an upstream keep-alive pool.
+// (nginx at 9,872 streams held 19,753.)
+constexpr int kFdReserve = 256;
 
 bool runs_comparison(const Options& o) {
   return o.runs("saturation") || o.runs("latency") || o.runs("sse") || o.runs("attack");
@@ -213,8 +212,17 @@ std::string describe_open_loop(const OpenLoopResult& r) {
          " us";
 }
 
-void run_comparison(const Options& o, const Environment& env, const NginxProxy* nginx,
-                    const std::string& body, Comparison& c) {
+// Stops the run with the reason when modelgw died during a scenario (the
+// results so far are still printed).
+void check_gateway_alive(Environment& env, const char* scenario) {
+  if (const std::string exit = env.gateway_exit(); !exit.empty()) {
+    throw std::runtime_error(std::string("modelgw exited (") + exit + ") during scenario " + scenario +
+                             "; its log:\n" + env.gateway_log_tail(15));
+  }
+}
+
+void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx, const std::string& body,
+                    Comparison& c) {
   const auto& s = c.settings;
   const std::string sse_upstream_model = sse_model(o);
   const Target mock{"mock", env.upstream_port(), env.upstream_pid(), Environment::kUpstreamKey,
@@ -235,6 +243,7 @@ void run_comparison(const Options& o, const Environment& env, const NginxProxy* 
       progress("(a) saturation through " + t.name + ": C=" + std::to_string(s.concurrency) + ", " +
                seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
       run->saturation = run_saturation(s, t, body, env.upstream_pid(), &g_interrupted);
+      check_gateway_alive(env, "saturation");
       progress("  " + describe(*run->saturation) + ", proxy CPU " +
                std::to_string(static_cast<long>(run->saturation->gateway_cpu_us_per_request)) +
                " us/request");
@@ -249,6 +258,7 @@ void run_comparison(const Options& o, const Environment& env, const NginxProxy* 
       if (g_interrupted) return;
       progress("(b) latency through " + t.name);
       run->latency = run_latency(s, t, body, &g_interrupted);
+      check_gateway_alive(env, "latency");
       progress("  " + describe_open_loop(*run->latency));
     }
     settle();
@@ -260,6 +270,7 @@ void run_comparison(const Options& o, const Environment& env, const NginxProxy* 
                std::to_string(static_cast<int>(s.sse_open_rate)) + "/s, an event every " +
                std::to_string(s.sse_interval_ms) + " ms");
       run->sse = run_sse(s, t, &g_interrupted);
+      check_gateway_alive(env, "sse");
       const auto& r = run->sse->result;
       progress("  " + std::to_string(r.completed) + " completed, " + std::to_string(r.errors) +
                " errors, peak open " + std::to_string(r.peak_open) + ", first event p50 " +
@@ -276,6 +287,7 @@ void run_comparison(const Options& o, const Environment& env, const NginxProxy* 
                ", a client at " + std::to_string(static_cast<int>(s.attack_rate)) + " req/s for " +
                seconds(s.attack_duration_s));
       run->attack = run_attack(s, t, body, &g_interrupted);
+      check_gateway_alive(env, "attack");
       progress("  attackers open " + std::to_string(run->attack->open_when_measured) + ", closed by " +
                t.name + " " + std::to_string(run->attack->attack.closed_by_server) + "; client " +
                describe_open_loop(run->attack->client));
@@ -372,8 +384,10 @@ int main(int argc, char** argv) {
         no.nginx_bin = o.nginx_bin;
         no.dir = std::filesystem::path(env.temp_dir()) / "nginx";
         no.upstream_port = env.upstream_port();
-        // Client and upstream connections of the one worker, bounded by what it may open.
-        no.worker_connections = static_cast<int>(std::min<std::uint64_t>(report.fd_needed, report.fd_limit));
+        // More slots than descriptors: at worker_connections == RLIMIT_NOFILE (20,000)
+        // nginx stopped at 9,375 streams (18,759 fds) with "worker_connections are not
+        // enough" and reset the next ones; with headroom it runs until the fd limit.
+        no.worker_connections = static_cast<int>(report.fd_needed) + 8192;
         nginx = std::make_unique<NginxProxy>(no);
         comparison.nginx_version = nginx->version();
         progress("nginx (" + nginx->version() + ") on 127.0.0.1:" + std::to_string(nginx->port()));

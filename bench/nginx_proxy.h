@@ -21,7 +21,7 @@ struct NginxOptions {
   std::uint16_t upstream_port = 0;
   int worker_connections = 65536;  // client + upstream connections of the one worker (it inherits
                                    // the bench's RLIMIT_NOFILE)
-  int upstream_keepalive = 128;    // idle upstream connections kept per worker (more than the load keeps busy)
+  int upstream_keepalive = 128;  // idle upstream connections kept per worker (more than the load keeps busy)
 };
 
 class NginxProxy {

@@ -103,10 +103,9 @@ TEST_F(EdgeLimitsTest, TricklersDoNotStarveOtherClients) {
   // More tricklers than connection slots, trickling for longer than the test.
   Tricklers t(port(), 70, 200ms, 6s);
   std::this_thread::sleep_for(100ms);
-  // A normal client, retrying when told the gateway is busy, must be served
-  // once the trickled heads time out (1000 ms) and the bounded drain after
-  // their 408 (2 s: the tricklers never close) ends, not when they finish.
-  const auto deadline = t.started() + 1000ms + 2000ms + 1000ms;
+  // A normal client (retrying when told the gateway is busy) must be served
+  // within about the header timeout, not only when the tricklers finish.
+  const auto deadline = t.started() + 1000ms + 1500ms;
   std::optional<HttpResponse> answer;
   int busy = 0;
   while (EdgeClock::now() < deadline) {
@@ -119,24 +118,34 @@ TEST_F(EdgeLimitsTest, TricklersDoNotStarveOtherClients) {
   }
   const auto served_after = EdgeClock::now() - t.started();
   t.stop();
+  RecordProperty(
+      "served_after_ms",
+      static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(served_after).count()));
   ASSERT_TRUE(answer.has_value()) << "a normal client got no answer while 70 connections trickled";
   EXPECT_EQ(answer->status, 200) << answer->body;
-  EXPECT_LT(served_after, 4000ms) << ms(served_after) << ", after " << busy << " busy answers";
+  EXPECT_LT(served_after, 2500ms) << ms(served_after) << ", after " << busy << " busy answers";
 }
 
 TEST_F(EdgeLimitsTest, ConnectionsOverTheLimitGet503Envelope) {
   GatewayOptions o;
   o.extra_server_yaml = "  max_connections: 16\n";
   start(o);
-  // Sixteen connections hold every slot: each answered once (so the gateway
-  // has surely accepted it), then in the middle of its next head.
+  // Sixteen connections hold every slot with work in progress (a request
+  // whose body is still arriving), which the gateway may not close to make
+  // room as it may an idle or trickling one. Each is answered once first,
+  // so the gateway has surely accepted it.
+  const std::string body = chat_body("gpt-4o-mini", "held");
+  const std::string request =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + stack_->key.key +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+      body;
   std::vector<std::unique_ptr<EdgeSocket>> held;
   for (int i = 0; i < 16; ++i) {
     held.push_back(std::make_unique<EdgeSocket>(port()));
     held.back()->send(kHealth);
     const auto r = held.back()->wait_answer(EdgeClock::now() + 3s);
     ASSERT_TRUE(r.has_value() && r->status == 200) << "connection " << i << " was not served";
-    held.back()->send("GET /healthz HTTP/1.1\r\n");
+    held.back()->send(request.substr(0, request.size() - 1));
   }
   for (int i = 0; i < 3; ++i) {
     EdgeSocket extra(port());
@@ -150,10 +159,10 @@ TEST_F(EdgeLimitsTest, ConnectionsOverTheLimitGet503Envelope) {
     EXPECT_EQ(ascii_lower(r->header("connection")), "close");
     EXPECT_TRUE(extra.wait_closed(EdgeClock::now() + 2s)) << "still open after the 503";
   }
-  // The held connections are still served.
-  held.front()->send("Host: 127.0.0.1\r\n\r\n");
-  const auto r = held.front()->wait_answer(EdgeClock::now() + 2s);
-  ASSERT_TRUE(r.has_value()) << "a held connection was not served";
+  // The held requests are still served.
+  held.front()->send(request.substr(request.size() - 1));
+  const auto r = held.front()->wait_answer(EdgeClock::now() + 3s);
+  ASSERT_TRUE(r.has_value()) << "a held request was not answered";
   EXPECT_EQ(r->status, 200) << r->body;
 }
 

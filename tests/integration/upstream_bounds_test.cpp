@@ -114,7 +114,7 @@ class UpstreamBoundsTest : public ::testing::Test {
           out.error_event = out.error_event || (parsed.is_object() && parsed.contains("error"));
         }
       }
-    } catch (const std::exception& e) {
+    } catch (const std::exception&) {
       out.ended = true;  // the gateway cut the connection
     }
     out.took = EdgeClock::now() - started;

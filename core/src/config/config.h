@@ -22,8 +22,10 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   std::uint16_t port = 8080;
   std::size_t max_body_bytes = 4 * 1024 * 1024;
-  // Open client connections at most; one more is answered 503 and closed.
-  // Bounded by memory (an idle connection holds a few KiB), not by threads.
+  // Open client connections at most. When all are open, a new one replaces
+  // an idle one or the longest still sending its head; when every one is
+  // serving a request, it is answered 503 and closed. Bounded by memory (an
+  // idle connection holds a few KiB), not by threads.
   int max_connections = 10000;
   int event_loops = 0;                       // threads running the event loops; 0: one per core
   int blocking_threads = 8;                  // threads for work that blocks (storage, keyset fetches)

@@ -64,13 +64,13 @@ net::Task<Connection::Outcome> Connection::serve_one() {
     if (hub_.stopping.load(std::memory_order_relaxed)) co_return Outcome::close;
     arm(hub_.idle_timeout());
     error_code ec;
-    idle_ = true;
+    enter(Phase::idle);
     co_await socket_.async_wait(asio::socket_base::wait_read, asio::redirect_error(net::use_awaitable, ec));
-    idle_ = false;
     if (ec || timed_out_ || closed_ || aborted_) co_return Outcome::close;
   }
 
   // The head, whole, within the header deadline.
+  enter(Phase::head);
   arm(hub_.timeouts.header);
   std::size_t head_end = std::string::npos;
   std::size_t scanned = 0;
@@ -78,7 +78,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
     if (buffer_.size() > limits.max_header_bytes) break;
     scanned = buffer_.size();
     if (!co_await read_more(limits.max_header_bytes + 1 - buffer_.size())) {
-      if (timed_out_ && !buffer_.empty()) {
+      if (timed_out_ && !buffer_.empty() && !aborted_) {
         Refusal late{408, "request_timeout",
                      "the request head did not arrive within " +
                          std::to_string(hub_.timeouts.header.count()) + " ms (server.header_timeout_ms)"};
@@ -97,6 +97,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
     co_return co_await refuse(std::move(*bad));
   }
 
+  enter(Phase::body);
   Request request;
   RequestParser parser(request, limits);
   error_code ec;
@@ -141,6 +142,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
     }
   }
   disarm();
+  enter(Phase::busy);
   if (buffer_.empty()) std::string().swap(buffer_);  // a long request or stream holds no read buffer
 
   const bool keep_alive = parser.keep_alive() && !request.body_too_large;
@@ -236,7 +238,7 @@ bool Connection::closing() const {
 }
 
 void Connection::stop() {
-  if (idle_) {
+  if (phase_ == Phase::idle) {
     error_code ec;
     socket_.cancel(ec);
   }
@@ -247,6 +249,12 @@ void Connection::abort() {
   if (hangup_) hangup_->emit();
   error_code ec;
   socket_.shutdown(asio::socket_base::shutdown_both, ec);
+  socket_.cancel(ec);
+}
+
+void Connection::evict() {
+  aborted_ = true;  // ends the connection without an answer
+  error_code ec;
   socket_.cancel(ec);
 }
 

@@ -34,12 +34,26 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   // On the connection's loop: close now; a running handler sees the client gone.
   void abort();
 
+  // Whether the connection may be closed to make room for a new one when
+  // every slot is taken: it is idle between requests, or still receiving a
+  // request head (a client that has sent a whole request is never evicted).
+  bool evictable() const { return !aborted_ && !closed_ && (phase_ == Phase::idle || phase_ == Phase::head); }
+  bool idle() const { return phase_ == Phase::idle; }
+  std::chrono::steady_clock::time_point phase_since() const { return phase_since_; }
+  // On the connection's loop: close it without an answer.
+  void evict();
+
   net::Task<bool> write(std::string_view bytes) override;
   bool closing() const override;
 
  private:
   using Clock = std::chrono::steady_clock;
   enum class Outcome { next, close, linger };
+  enum class Phase { idle, head, body, busy };
+  void enter(Phase phase) {
+    phase_ = phase;
+    phase_since_ = Clock::now();
+  }
 
   net::Task<Outcome> serve_one();
   // Reads more bytes into buffer_ (at most `max`); false on EOF, error or deadline.
@@ -66,7 +80,8 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   bool timer_waiting_ = false;
   bool timed_out_ = false;
   bool in_handler_ = false;
-  bool idle_ = false;      // waiting for the first byte of a request
+  Phase phase_ = Phase::idle;
+  Clock::time_point phase_since_ = Clock::now();
   bool watching_ = false;  // a hang-up watch is pending
   bool closed_ = false;
   bool aborted_ = false;

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
+#include <unordered_set>
 #include <stdexcept>
 
 namespace modelgw::http {
@@ -55,6 +56,22 @@ net::Task<void> answer_busy(tcp::socket accepted, std::shared_ptr<std::atomic<in
   timer.cancel();
   socket->close(ec);
   answering->fetch_sub(1, std::memory_order_relaxed);
+}
+
+// Closes the connection of `live` that does least with its slot; false when
+// none may be closed (each is serving a request).
+bool evict_one(std::unordered_set<Connection*>& live) {
+  Connection* victim = nullptr;
+  for (Connection* c : live) {
+    if (!c->evictable()) continue;
+    if (victim == nullptr || (c->idle() && !victim->idle()) ||
+        (c->idle() == victim->idle() && c->phase_since() < victim->phase_since())) {
+      victim = c;
+    }
+  }
+  if (victim == nullptr) return false;
+  victim->evict();
+  return true;
 }
 
 }  // namespace
@@ -131,13 +148,26 @@ void Listener::start() {
           }
           socket.set_option(tcp::no_delay(true), ec);
           if (hub->open.load(std::memory_order_relaxed) >= hub->max_connections) {
-            if (acceptor->answering_busy->fetch_add(1, std::memory_order_relaxed) < kMaxBusyAnswers) {
-              auto& ctx = loops->at(loop);
-              asio::co_spawn(ctx, answer_busy(std::move(socket), acceptor->answering_busy), asio::detached);
-            } else {
-              acceptor->answering_busy->fetch_sub(1, std::memory_order_relaxed);
-              socket.close(ec);
-            }
+            // Every slot is taken: on the new connection's loop, make room by
+            // closing the connection that does least with its slot (idle
+            // between requests, else the longest still sending its head),
+            // so idle and trickling clients cannot lock others out; when
+            // every connection there is serving a request, answer 503.
+            asio::post(loops->at(loop), [hub, loop, socket = std::move(socket),
+                                         busy = acceptor->answering_busy]() mutable {
+              const auto ex = socket.get_executor();
+              if (evict_one(hub->live[loop])) {
+                hub->open.fetch_add(1, std::memory_order_relaxed);
+                auto connection = std::make_shared<Connection>(std::move(socket), *hub, loop);
+                asio::co_spawn(ex, Connection::run(std::move(connection)), asio::detached);
+              } else if (busy->fetch_add(1, std::memory_order_relaxed) < kMaxBusyAnswers) {
+                asio::co_spawn(ex, answer_busy(std::move(socket), busy), asio::detached);
+              } else {
+                busy->fetch_sub(1, std::memory_order_relaxed);
+                error_code ignored;
+                socket.close(ignored);
+              }
+            });
             continue;
           }
           hub->open.fetch_add(1, std::memory_order_relaxed);
