@@ -357,6 +357,7 @@ int main(int argc, char** argv) {
   comparison.body_bytes = body.size();
   comparison.pii_mode = o.pii_mode;
 
+  bool gateway_crashed = false;
   try {
     EnvironmentOptions eo;
     eo.modelgw_bin = o.modelgw_bin;
@@ -421,6 +422,12 @@ int main(int argc, char** argv) {
     }
     if (nginx) report.shutdown = "nginx: " + nginx->stop() + ", ";
     report.shutdown += env.stop();
+    // SIGTERM asks for a clean exit; a signal as the end is a crash at shutdown.
+    if (report.shutdown.find("modelgw: signal") != std::string::npos) {
+      gateway_crashed = true;
+      report.notes.push_back("modelgw crashed at shutdown (" + report.shutdown + "); its log:\n" +
+                             env.gateway_log_tail(5));
+    }
   } catch (const std::exception& e) {
     report.setup_error = e.what();
     std::cerr << "gateway_bench: " << e.what() << "\n";
@@ -430,7 +437,7 @@ int main(int argc, char** argv) {
 
   print_report(report, std::cout);
   if (runs_comparison(o)) print_comparison(comparison, std::cout);
-  const int exit_code = report.exit_code() != 0 || comparison.failures() > 0 ? 1 : 0;
+  const int exit_code = report.exit_code() != 0 || comparison.failures() > 0 || gateway_crashed ? 1 : 0;
   std::cout << "\nexit code " << exit_code << "\n";
   if (o.json_path) {
     try {

@@ -43,7 +43,11 @@ void worker(const OpenLoopOptions& o, int index, Clock::time_point start, Worker
       if (measured) ++out.unsent;
       continue;
     }
-    std::this_thread::sleep_until(due);
+    // Sleep to just before the due time, then spin: a sleeping thread wakes up
+    // 50-300 us late on a busy machine, which would add noise to every sample.
+    std::this_thread::sleep_until(due - std::chrono::microseconds(300));
+    while (Clock::now() < due) {
+    }
     std::string reason;
     try {
       const int status = conn.exchange(o.request);

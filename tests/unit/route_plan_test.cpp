@@ -452,3 +452,47 @@ TEST(ChatRequestMaxTokens, TheLargestValuesAreNamedInTheMessage) {
 }
 
 }  // namespace
+
+namespace {
+
+// With the request text given (as the chat endpoint does), dropped members
+// are cut out of the text as written, not re-serialised.
+TEST(RoutePlan, WithTheBodyTextDroppedMembersAreSplicedOut) {
+  const ModelRoute m = make_route({.supports = {"temperature"}, .drop = true});
+  const std::string text = R"({"model":"m", "top_p" : 0.50,"messages":[{"role":"user","content":"x"}],)"
+                           R"("temperature":0.30})";
+  const Routing r = plan_routes({&m}, request(text), text);
+  ASSERT_EQ(r.plans.size(), 1u);
+  EXPECT_EQ(r.plans[0].dropped, (std::vector<std::string>{"top_p"}));
+  // 0.30 stays as written: the value's text was copied, not re-printed.
+  EXPECT_EQ(r.plans[0].body,
+            R"({"model":"m","messages":[{"role":"user","content":"x"}],"temperature":0.30})");
+}
+
+// Far from the window the cheap bound settles the check and no exact count is
+// made; near it the exact count decides, and its refusal names the numbers.
+TEST(RoutePlan, TheExactCountRunsOnlyNearTheContextWindow) {
+  const std::string text = body_with("");
+  const ChatRequest req = request(text);
+  const ModelRoute roomy = make_route({.context_window = 100000, .max_output_tokens = 1000});
+  const Routing far = plan_routes({&roomy}, req, text);
+  ASSERT_EQ(far.plans.size(), 1u);
+  EXPECT_EQ(far.plans[0].prompt_tokens, 0) << "counted though the bound was far from the window";
+
+  // A window the text's bytes do not fit in, though its tokens do: counted.
+  const auto exact = static_cast<std::int64_t>(modelgw::tokenizer::count_chat_prompt(nullptr, req.doc));
+  const ModelRoute tight =
+      make_route({.context_window = static_cast<std::int64_t>(text.size()), .max_output_tokens = 10});
+  const Routing near = plan_routes({&tight}, req, text);
+  ASSERT_EQ(near.plans.size(), 1u);
+  EXPECT_EQ(near.plans[0].prompt_tokens, exact);
+  EXPECT_EQ(modelgw::chat::count_prompt_tokens(tight, text), exact);
+
+  const ModelRoute too_small = make_route({.context_window = exact + 5, .max_output_tokens = 10});
+  const Routing refused = plan_routes({&too_small}, req, text);
+  EXPECT_TRUE(refused.plans.empty());
+  ASSERT_TRUE(refused.refusal.has_value());
+  EXPECT_EQ(refused.refusal->code, "context_length_exceeded");
+}
+
+}  // namespace

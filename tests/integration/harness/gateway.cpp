@@ -213,6 +213,10 @@ Env Gateway::serve_env() const {
   return env;
 }
 
+int Gateway::pid() const {
+  return serve_ ? serve_->pid() : 0;
+}
+
 void Gateway::start() {
   if (serve_) throw std::logic_error("gateway already started");
   // The port was free when chosen; if something took it since, choose again.

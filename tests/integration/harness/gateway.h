@@ -74,6 +74,8 @@ class Gateway {
   std::string log_path() const { return dir_ + "/gateway.stderr.log"; }
   int port() const { return port_; }
   int dead_port() const { return dead_port_; }
+  // The serving process (0 before start()).
+  int pid() const;
 
   // Replaces the config file (for CLI tests of bad configs).
   void write_config(const std::string& text) const;
