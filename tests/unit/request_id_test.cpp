@@ -31,3 +31,11 @@ TEST(RequestId, ThreadsDoNotRepeatEachOther) {
   all.insert(b.begin(), b.end());
   EXPECT_EQ(all.size(), 2000u);
 }
+
+TEST(RequestId, IdsMadeLaterSortLater) {
+  const auto first = modelgw::http::new_request_id();
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  const auto second = modelgw::http::new_request_id();
+  // The time part (after "req_", 8 characters) orders them.
+  EXPECT_LT(first.substr(4, 8), second.substr(4, 8));
+}

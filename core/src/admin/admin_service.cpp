@@ -52,7 +52,7 @@ void check_parameters(const json& parameters) {
   if (!parameters.is_object())
     refuse(400, "invalid_parameter", "'parameters' must be a JSON object", "parameters");
   for (const auto& [name, value] : parameters.items()) {
-    const std::string at = "parameters." + name;
+    const std::string at = "parameters." + http::input_excerpt(name);
     if (name == "model" || name == "messages" || name == "prompt" || name == "stream" ||
         name == "stream_options") {
       refuse(
@@ -76,7 +76,7 @@ void check_parameters(const json& parameters) {
 void check_prompt_name(const std::string& name) {
   if (!prompts::is_prompt_name(name)) {
     refuse(400, "invalid_parameter",
-           "prompt name '" + name.substr(0, 64) +
+           "prompt name '" + http::input_excerpt(name) +
                "': use 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit",
            "name");
   }
@@ -97,7 +97,8 @@ void check_tenant_name(const std::string& name) {
   }
   if (!ok) {
     refuse(400, "invalid_parameter",
-           "tenant name '" + name.substr(0, 64) + "': use 1-64 letters, digits, '-', '_' or '.'", "name");
+           "tenant name '" + http::input_excerpt(name) + "': use 1-64 letters, digits, '-', '_' or '.'",
+           "name");
   }
 }
 
@@ -140,7 +141,7 @@ std::string normalize_scopes(const json& scopes) {
 
 plugins::Tenant AdminService::tenant_or_404(const std::string& name) {
   auto tenant = deps_.storage.find_tenant(name);
-  if (!tenant) refuse(404, "not_found", "no tenant named '" + name.substr(0, 64) + "'", "tenant");
+  if (!tenant) refuse(404, "not_found", "no tenant named '" + http::input_excerpt(name) + "'", "tenant");
   return *tenant;
 }
 
@@ -167,7 +168,7 @@ json AdminService::create_tenant(const Actor& actor, const std::string& name) {
     deps_.storage.create_tenant(name, deps_.now_unix_ms());
   } catch (const plugins::StorageError& e) {
     if (e.status() == MGW_CONFLICT)
-      refuse(400, "invalid_parameter", "tenant '" + name + "' already exists", "name");
+      refuse(400, "invalid_parameter", "tenant '" + http::input_excerpt(name) + "' already exists", "name");
     throw;
   }
   record_change(actor, "tenant.create", "tenant " + name);
@@ -276,7 +277,10 @@ json AdminService::get_prompt(const std::string& tenant, const std::string& name
     versions.push_back(prompts::to_json(prompts::from_row(row)));
   }
   if (versions.empty()) {
-    refuse(404, "prompt_not_found", "tenant '" + tenant + "' has no prompt named '" + name + "'", "name");
+    refuse(404, "prompt_not_found",
+           "tenant '" + http::input_excerpt(tenant) + "' has no prompt named '" + http::input_excerpt(name) +
+               "'",
+           "name");
   }
   return list_of(std::move(versions));
 }
@@ -344,7 +348,8 @@ json AdminService::activate_prompt_version(const Actor& actor, const std::string
   if (version < 1) refuse(400, "invalid_parameter", "a version number is a positive integer", "version");
   if (!deps_.storage.activate_prompt_version(t.id, name, version)) {
     refuse(404, "prompt_not_found",
-           "tenant '" + tenant + "' has no prompt '" + name + "' version " + std::to_string(version),
+           "tenant '" + http::input_excerpt(tenant) + "' has no prompt '" + http::input_excerpt(name) +
+               "' version " + std::to_string(version),
            "version");
   }
   if (deps_.prompts != nullptr) deps_.prompts->forget(t.id, name);

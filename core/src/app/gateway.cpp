@@ -195,6 +195,10 @@ Gateway::~Gateway() {
   State& s = *state_;
   if (s.listener) s.listener->abort_all();
   if (s.loops) s.loops->stop();
+  // Sockets must not outlive the io_contexts of their loops: the pools' idle
+  // connections close now; what requests still hold closes with their
+  // coroutines when the loops are destroyed (before the pools, see State).
+  for (auto& [name, pool] : s.pools) pool->close_all();
   s.listener.reset();
   if (s.blocking) s.blocking->stop();
   if (s.usage) s.usage->stop();

@@ -3,6 +3,8 @@
 #include <openssl/rand.h>
 
 #include <array>
+#include <chrono>
+#include <cstdint>
 #include <random>
 
 namespace modelgw::http {
@@ -26,11 +28,23 @@ std::mt19937_64& generator() {
 }  // namespace
 
 std::string new_request_id() {
+  // The first 8 characters are the time in milliseconds (base62, fixed
+  // width: ids sort by when they were made), the other 16 random (95 bits).
+  // Time-ordered ids land at the end of the usage records' request_id
+  // index instead of on a random page of it, which costs storage one page
+  // write per batch rather than one per record.
   std::string id = "req_";
   id.resize(4 + 24);
+  auto ms = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::system_clock::now().time_since_epoch())
+                                           .count());
+  for (std::size_t i = 4 + 8; i-- > 4;) {
+    id[i] = kBase62[ms % 62];
+    ms /= 62;
+  }
   auto& gen = generator();
   std::uniform_int_distribution<int> pick(0, 61);
-  for (std::size_t i = 4; i < id.size(); ++i) id[i] = kBase62[pick(gen)];
+  for (std::size_t i = 4 + 8; i < id.size(); ++i) id[i] = kBase62[pick(gen)];
   return id;
 }
 

@@ -5,8 +5,9 @@
 
 namespace modelgw::http {
 
-// "req_" followed by 24 random base62 characters (about 143 bits), unique
-// enough to be the support handle for any request ever served.
+// "req_" followed by 24 base62 characters: 8 of time (milliseconds, so ids
+// sort by creation) and 16 random (about 95 bits), unique enough to be the
+// support handle for any request ever served.
 std::string new_request_id();
 
 // Writes `object` (a JSON object's text) into `out` with "request_id" added as

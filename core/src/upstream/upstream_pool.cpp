@@ -239,9 +239,27 @@ void UpstreamPool::release(std::unique_ptr<UpstreamConnection> connection) {
   if (!connection) return;
   if (!connection->socket().is_open()) return discard(std::move(connection));
   const void* loop = connection->loop();
-  std::lock_guard lock(mutex_);
-  idle_[loop].push_back(std::move(connection));
-  wake_one_locked(loop);  // best served by a waiter on the same loop
+  {
+    std::lock_guard lock(mutex_);
+    if (!closed_) {
+      idle_[loop].push_back(std::move(connection));
+      wake_one_locked(loop);  // best served by a waiter on the same loop
+      return;
+    }
+  }
+  discard(std::move(connection));
+}
+
+void UpstreamPool::close_all() {
+  std::unordered_map<const void*, Idle> idle;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    idle.swap(idle_);
+  }
+  for (auto& [loop, connections] : idle) {
+    for (auto& c : connections) discard(std::move(c));
+  }
 }
 
 void UpstreamPool::discard(std::unique_ptr<UpstreamConnection> connection) {

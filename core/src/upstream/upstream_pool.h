@@ -67,6 +67,11 @@ class UpstreamPool {
   // A connection that must not serve again: closed, its slot freed.
   void discard(std::unique_ptr<UpstreamConnection> connection);
 
+  // At shutdown, once the event loops have stopped and before their
+  // io_contexts are destroyed: closes every idle connection (a socket must
+  // not outlive its io_context), and from now on closes what is released.
+  void close_all();
+
   // How requests are written: the target's prefix before base_path + path
   // ("" for origin-form; "http://host:port" for absolute-form through a proxy),
   // the Host header's value, and the Proxy-Authorization value ("" for none).
@@ -96,6 +101,7 @@ class UpstreamPool {
   std::string where_;
 
   mutable std::mutex mutex_;
+  bool closed_ = false;
   int open_ = 0;
   std::unordered_map<const void*, Idle> idle_;  // by loop
   std::deque<std::shared_ptr<Waiter>> waiters_;
