@@ -147,6 +147,10 @@ TEST_F(EdgeLimitsTest, ConnectionsOverTheLimitGet503Envelope) {
     ASSERT_TRUE(r.has_value() && r->status == 200) << "connection " << i << " was not served";
     held.back()->send(request.substr(0, request.size() - 1));
   }
+  // Until the gateway has read those heads, a held connection still counts
+  // as idle and may be closed to make room. Nothing on the wire says when it
+  // has: a bounded pause, far longer than reading 16 heads takes.
+  std::this_thread::sleep_for(300ms);
   for (int i = 0; i < 3; ++i) {
     EdgeSocket extra(port());
     extra.send(kHealth);

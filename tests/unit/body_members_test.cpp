@@ -69,3 +69,34 @@ TEST(BodyMembers, DroppingMembersKeepsTheOthersAsWritten) {
             R"({"model":"m","messages":[{"role":"user","content":"a,b"}]})");
   EXPECT_EQ(modelgw::chat::without_members(*index, {"model", "logit_bias", "messages", "seed"}), "{}");
 }
+
+TEST(BodyMembers, LocatesNestedValuesByPath) {
+  using modelgw::chat::JsonPath;
+  const std::string body = R"({"a": [1, {"b" : "x\"y"}, "z"], "c": {"d": null}})";
+  // The text each path points at ("" when it is not found).
+  auto text_at = [&](const JsonPath& path) {
+    const auto at = modelgw::chat::locate_value(body, path);
+    return at ? body.substr(at->first, at->second - at->first) : std::string();
+  };
+  EXPECT_EQ(text_at(JsonPath{std::string("a"), std::size_t{1}, std::string("b")}), R"("x\"y")");
+  EXPECT_EQ(text_at(JsonPath{std::string("a"), std::size_t{2}}), R"("z")");
+  EXPECT_FALSE(modelgw::chat::locate_value(body, JsonPath{std::string("a"), std::size_t{3}}));
+  EXPECT_FALSE(modelgw::chat::locate_value(body, JsonPath{std::string("missing")}));
+  // A key given twice on the way: which member is meant is not certain.
+  EXPECT_FALSE(modelgw::chat::locate_value(R"({"a":"1","a":"2"})", JsonPath{std::string("a")}));
+}
+
+TEST(BodyMembers, ReplacesStringsWhereTheyAreWrittenAndKeepsTheRest) {
+  using modelgw::chat::JsonPath;
+  const std::string body =
+      R"({"messages":[{"role":"user","content":"mail a@b.example"},{"role":"user","name":"x@y.example","content":"ok"}],"temperature":0.50})";
+  auto out = modelgw::chat::replace_strings(
+      body, {{JsonPath{std::string("messages"), std::size_t{0}, std::string("content")}, "mail [EMAIL_1]"},
+             {JsonPath{std::string("messages"), std::size_t{1}, std::string("name")}, "[EMAIL_\"2\"]"}});
+  ASSERT_TRUE(out);
+  EXPECT_EQ(
+      *out,
+      R"({"messages":[{"role":"user","content":"mail [EMAIL_1]"},{"role":"user","name":"[EMAIL_\"2\"]","content":"ok"}],"temperature":0.50})");
+  // A path to a number is not a string to replace: the caller falls back.
+  EXPECT_FALSE(modelgw::chat::replace_strings(body, {{JsonPath{std::string("temperature")}, "x"}}));
+}

@@ -2,6 +2,8 @@
 
 #include <modelgw/sdk.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstring>
 #include <string_view>
@@ -121,6 +123,103 @@ std::string without_members(const std::vector<mgw_json_member>& members,
     out.append(m.value.ptr, m.value.len);
   }
   out += '}';
+  return out;
+}
+
+}  // namespace modelgw::chat
+
+namespace modelgw::chat {
+namespace {
+
+std::size_t skip_spaces(std::string_view s, std::size_t i) {
+  while (i < s.size() && is_space(s[i])) ++i;
+  return i;
+}
+
+// The value of member `key` in the object starting at `i`: its start, or npos
+// when absent, repeated, or behind an escaped key.
+std::size_t member_value(std::string_view s, std::size_t i, std::string_view key) {
+  if (i >= s.size() || s[i] != '{') return std::string_view::npos;
+  std::size_t found = std::string_view::npos;
+  ++i;
+  // Bounded: every turn consumes a key and its value, or a separator.
+  while (true) {
+    i = skip_spaces(s, i);
+    if (i >= s.size()) return std::string_view::npos;
+    if (s[i] == '}') return found;
+    if (s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (s[i] != '"') return std::string_view::npos;
+    const std::size_t key_end = skip_string(s, i) - 1;
+    const std::string_view name = s.substr(i + 1, key_end - i - 1);
+    if (name.find('\\') != std::string_view::npos) return std::string_view::npos;
+    i = skip_spaces(s, key_end + 1);
+    if (i >= s.size() || s[i] != ':') return std::string_view::npos;
+    i = skip_spaces(s, i + 1);
+    if (name == key) {
+      if (found != std::string_view::npos) return std::string_view::npos;  // twice: which one is meant?
+      found = i;
+    }
+    i = skip_value(s, i);
+  }
+}
+
+// Element `index` of the array starting at `i`: its start, or npos.
+std::size_t element_value(std::string_view s, std::size_t i, std::size_t index) {
+  if (i >= s.size() || s[i] != '[') return std::string_view::npos;
+  ++i;
+  std::size_t at = 0;
+  while (true) {
+    i = skip_spaces(s, i);
+    if (i >= s.size() || s[i] == ']') return std::string_view::npos;
+    if (s[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (at == index) return i;
+    ++at;
+    i = skip_value(s, i);
+  }
+}
+
+}  // namespace
+
+std::optional<std::pair<std::size_t, std::size_t>> locate_value(std::string_view text, const JsonPath& path) {
+  std::size_t i = skip_spaces(text, 0);
+  for (const auto& step : path) {
+    i = std::holds_alternative<std::string>(step) ? member_value(text, i, std::get<std::string>(step))
+                                                  : element_value(text, i, std::get<std::size_t>(step));
+    if (i == std::string_view::npos) return std::nullopt;
+  }
+  return std::pair{i, skip_value(text, i)};
+}
+
+std::optional<std::string> replace_strings(
+    std::string_view text, const std::vector<std::pair<JsonPath, std::string>>& replacements) {
+  struct Edit {
+    std::size_t begin, end;
+    const std::string* with;
+  };
+  std::vector<Edit> edits;
+  edits.reserve(replacements.size());
+  for (const auto& [path, with] : replacements) {
+    const auto at = locate_value(text, path);
+    if (!at || at->first >= text.size() || text[at->first] != '"') return std::nullopt;
+    edits.push_back(Edit{at->first, at->second, &with});
+  }
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  out.reserve(text.size() + 64 * edits.size());
+  std::size_t copied = 0;
+  for (const Edit& e : edits) {
+    if (e.begin < copied) return std::nullopt;  // overlapping: not two distinct strings
+    out.append(text.substr(copied, e.begin - copied));
+    out += nlohmann::json(*e.with).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    copied = e.end;
+  }
+  out.append(text.substr(copied));
   return out;
 }
 

@@ -7,9 +7,13 @@
 
 #include <modelgw/plugin.h>
 
+#include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace modelgw::chat {
@@ -25,5 +29,22 @@ std::optional<std::vector<mgw_json_member>> index_members(std::string_view objec
 // them: no parse, no re-serialisation).
 std::string without_members(const std::vector<mgw_json_member>& members,
                             const std::vector<std::string>& drop);
+
+// A path from the root of a JSON document to one value: member names and
+// array indexes.
+using JsonPath = std::vector<std::variant<std::string, std::size_t>>;
+
+// Where the value at `path` is written in `text` (a valid JSON document), as
+// [begin, end); nullopt when the path does not exist or crosses an object
+// with a key written with escapes or given twice (where a reader may not
+// agree which member is meant).
+std::optional<std::pair<std::size_t, std::size_t>> locate_value(std::string_view text, const JsonPath& path);
+
+// `text` with the string value at each path replaced by its new content
+// (JSON-escaped here); the rest byte for byte as written. nullopt when a path
+// cannot be located or does not end at a string (the caller then serialises
+// the parsed document instead).
+std::optional<std::string> replace_strings(std::string_view text,
+                                           const std::vector<std::pair<JsonPath, std::string>>& replacements);
 
 }  // namespace modelgw::chat

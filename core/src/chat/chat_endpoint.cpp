@@ -1,5 +1,7 @@
 #include "chat/chat_endpoint.h"
 
+#include "chat/body_members.h"
+
 #include "audit/pii_events.h"
 #include "chat/record.h"
 #include "chat/route_plan.h"
@@ -92,7 +94,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
                            outcome);
   }
   if (deps_.pii != nullptr) {
-    if (!co_await apply_pii_policy(call, req, expanded, outcome)) co_return;
+    if (!co_await apply_pii_policy(call, req, text, expanded, outcome)) co_return;
     if (!expanded.empty()) text = expanded;
   }
 
@@ -124,7 +126,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
 }
 
 net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatRequest& request,
-                                               std::string& body, Outcome& outcome) {
+                                               std::string_view source, std::string& body, Outcome& outcome) {
   auto policy = deps_.pii_policy_cached(*outcome.principal);
   if (!policy) {
     policy = co_await net::offload(deps_.blocking, [&] { return deps_.pii_policy(*outcome.principal); });
@@ -158,9 +160,13 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatReque
     answer_error(call, std::move(*verdict.rejection), outcome);
     co_return false;
   }
-  // Masked text replaced the original in the parsed request: the body sent
-  // upstream is serialised again from it (only then; other requests go as read).
-  if (verdict.changed) body = request.doc.dump();
+  // Masked text is written over the original where it stands in the body;
+  // only a body that cannot be edited that way (a key written with escapes
+  // or given twice on the way) is serialised again from the parsed request.
+  if (verdict.changed) {
+    auto edited = replace_strings(body.empty() ? source : std::string_view(body), verdict.replacements);
+    body = edited ? std::move(*edited) : request.doc.dump();
+  }
   co_return true;
 }
 

@@ -47,9 +47,11 @@ class ChatEndpoint {
 
  private:
   net::Task<void> serve(http::ServerCall& call, Outcome& outcome);
-  // The PII stage: false when the request was answered (blocked, or the mode failed).
-  net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string& body,
-                                   Outcome& outcome);
+  // The PII stage: false when the request was answered (blocked, or the mode
+  // failed). `source` is the body as it stands; when text is masked, `body`
+  // receives the edited body.
+  net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string_view source,
+                                   std::string& body, Outcome& outcome);
   void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const;
 
   ChatDeps deps_;

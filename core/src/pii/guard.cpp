@@ -1,5 +1,7 @@
 #include "pii/guard.h"
 
+#include <algorithm>
+
 #include "pii/request_texts.h"
 #include "plugins/plugin_error.h"
 
@@ -137,6 +139,16 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
       return;
     }
     if (d.replacement) {
+      std::vector<std::variant<std::string, std::size_t>> at;
+      for (const detail::Step* s = ref.step; s != nullptr; s = s->parent) {
+        if (s->key != nullptr) {
+          at.emplace_back(*s->key);
+        } else {
+          at.emplace_back(s->index);
+        }
+      }
+      std::reverse(at.begin(), at.end());
+      verdict.replacements.emplace_back(std::move(at), *d.replacement);
       *ref.node = std::move(*d.replacement);
       verdict.changed = true;
     }

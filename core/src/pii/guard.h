@@ -17,6 +17,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 namespace modelgw::pii {
 
@@ -24,7 +27,10 @@ struct Verdict {
   std::array<std::uint32_t, kCategoryCount> counts{};  // recorded findings, by category
   std::string_view action;                             // "", "blocked", "masked" or "flagged"
   bool changed = false;                                // text in the request was replaced
-  std::optional<http::ApiError> rejection;             // 422 pii_detected
+  // Each replaced string: its path (member names and array indexes from the
+  // root) and its new text, so the body can be edited where it is written.
+  std::vector<std::pair<std::vector<std::variant<std::string, std::size_t>>, std::string>> replacements;
+  std::optional<http::ApiError> rejection;  // 422 pii_detected
 
   bool any() const { return !action.empty(); }
   // {"email":2,"payment_card":1}; empty when nothing was recorded.
