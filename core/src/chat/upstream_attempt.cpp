@@ -64,6 +64,15 @@ net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::millis
   co_return !call.client_gone();
 }
 
+// The outcome of an upstream call that threw: the client left, or a failure
+// to answer (logged here; its message never holds a secret).
+Attempt attempt_failed(const AttemptContext& a, const upstream::UpstreamFailure& f,
+                       const std::string& provider) {
+  if (f.kind() == upstream::FailureKind::cancelled) return Attempt{Attempt::cancelled, {}};
+  spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), provider, f.what());
+  return Attempt{Attempt::failed, from_upstream_failure(f, provider)};
+}
+
 net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, upstream::UpstreamCall& up) {
   const catalog::ModelRoute& route = *a.plan.route;
   const auto& pcfg = route.provider->config();
@@ -72,12 +81,7 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
   try {
     body = co_await up.read_all();
   } catch (const upstream::UpstreamFailure& f) {
-    if (f.kind() == upstream::FailureKind::cancelled) {
-      broken = Attempt{Attempt::cancelled, {}};
-    } else {
-      spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), pcfg.name, f.what());
-      broken = Attempt{Attempt::failed, from_upstream_failure(f, pcfg.name)};
-    }
+    broken = attempt_failed(a, f, pcfg.name);
   }
   if (broken) co_return *broken;
   // Views into the response head, which outlives the hook call: no copies.
@@ -227,12 +231,7 @@ net::Task<Attempt> attempt_once(AttemptContext& a, const mgw_call_context& ctx,
   try {
     co_await up.start(outgoing);
   } catch (const upstream::UpstreamFailure& f) {
-    if (f.kind() == upstream::FailureKind::cancelled) {
-      broken = Attempt{Attempt::cancelled, {}};
-    } else {
-      spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), pcfg.name, f.what());
-      broken = Attempt{Attempt::failed, from_upstream_failure(f, pcfg.name)};
-    }
+    broken = attempt_failed(a, f, pcfg.name);
   }
   if (broken) co_return *broken;
   if (a.request.stream && up.status() >= 200 && up.status() < 300)

@@ -9,8 +9,8 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
-#include <unordered_set>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace modelgw::http {
 namespace {
@@ -153,21 +153,21 @@ void Listener::start() {
             // between requests, else the longest still sending its head),
             // so idle and trickling clients cannot lock others out; when
             // every connection there is serving a request, answer 503.
-            asio::post(loops->at(loop), [hub, loop, socket = std::move(socket),
-                                         busy = acceptor->answering_busy]() mutable {
-              const auto ex = socket.get_executor();
-              if (evict_one(hub->live[loop])) {
-                hub->open.fetch_add(1, std::memory_order_relaxed);
-                auto connection = std::make_shared<Connection>(std::move(socket), *hub, loop);
-                asio::co_spawn(ex, Connection::run(std::move(connection)), asio::detached);
-              } else if (busy->fetch_add(1, std::memory_order_relaxed) < kMaxBusyAnswers) {
-                asio::co_spawn(ex, answer_busy(std::move(socket), busy), asio::detached);
-              } else {
-                busy->fetch_sub(1, std::memory_order_relaxed);
-                error_code ignored;
-                socket.close(ignored);
-              }
-            });
+            asio::post(loops->at(loop),
+                       [hub, loop, socket = std::move(socket), busy = acceptor->answering_busy]() mutable {
+                         const auto ex = socket.get_executor();
+                         if (evict_one(hub->live[loop])) {
+                           hub->open.fetch_add(1, std::memory_order_relaxed);
+                           auto connection = std::make_shared<Connection>(std::move(socket), *hub, loop);
+                           asio::co_spawn(ex, Connection::run(std::move(connection)), asio::detached);
+                         } else if (busy->fetch_add(1, std::memory_order_relaxed) < kMaxBusyAnswers) {
+                           asio::co_spawn(ex, answer_busy(std::move(socket), busy), asio::detached);
+                         } else {
+                           busy->fetch_sub(1, std::memory_order_relaxed);
+                           error_code ignored;
+                           socket.close(ignored);
+                         }
+                       });
             continue;
           }
           hub->open.fetch_add(1, std::memory_order_relaxed);
