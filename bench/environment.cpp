@@ -110,9 +110,12 @@ void Environment::write_config(const EnvironmentOptions& o) {
     // As many upstream connections as client ones: each open stream holds one.
     << kUpstreamKey << "\", timeout_ms: 600000, max_connections: " << max_connections << " }\n"
     << "catalog:\n"
-    << "  " << kModelAlias << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"
-    << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model) << " }\n"
-    << "  " << kSseAlias << ": { provider: openai, model: " << quoted(o.sse_stream_model) << " }\n";
+    << "  " << kModelAlias
+    << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"  // priced by the dataset
+    << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model)
+    << ", prices: " << kPrices << " }\n"
+    << "  " << kSseAlias << ": { provider: openai, model: " << quoted(o.sse_stream_model)
+    << ", prices: " << kPrices << " }\n";
   if (!f) throw std::runtime_error("cannot write " + config_path_);
 }
 

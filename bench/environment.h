@@ -32,6 +32,8 @@ class Environment {
   static constexpr const char* kModelAlias = "gpt-4o-mini";
   static constexpr const char* kStreamAlias = "slowstream";
   static constexpr const char* kSseAlias = "ssebench";
+  // The stream models are the fake upstream's fault names, not in the price dataset.
+  static constexpr const char* kPrices = "{ input: 0.15, output: 0.60 }";
 
   // Throws std::runtime_error with the reason (and log tails) on failure.
   explicit Environment(const EnvironmentOptions& options);

@@ -29,7 +29,7 @@ static_assert(sizeof(mgw_call_context) == 104 && offsetof(mgw_call_context, stre
               offsetof(mgw_call_context, member_count) == 96);
 static_assert(sizeof(mgw_json_member) == 32 && offsetof(mgw_json_member, value) == 16);
 static_assert(sizeof(mgw_request_sink) == 48 && offsetof(mgw_request_sink, host_data) == 8);
-static_assert(sizeof(mgw_usage) == 32 && offsetof(mgw_usage, prompt_tokens) == 8);
+static_assert(sizeof(mgw_usage) == 40 && offsetof(mgw_usage, prompt_tokens) == 8);
 static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_after_ms) == 64);
 static_assert(sizeof(mgw_response_sink) == 48 && offsetof(mgw_response_sink, host_data) == 8);
 static_assert(sizeof(mgw_provider_hooks) == 72 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
@@ -43,18 +43,34 @@ static_assert(sizeof(mgw_tenant_record) == 56 && offsetof(mgw_tenant_record, set
 static_assert(sizeof(mgw_prompt_version_record) == 104 &&
               offsetof(mgw_prompt_version_record, created_unix_ms) == 96);
 static_assert(sizeof(mgw_api_key_record) == 104 && offsetof(mgw_api_key_record, revoked_unix_ms) == 96);
-static_assert(sizeof(mgw_usage_record) == 224 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
+static_assert(sizeof(mgw_usage_record) == 320 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
               offsetof(mgw_usage_record, prompt_version) == 184 &&
               offsetof(mgw_usage_record, pii_action) == 192 &&
               offsetof(mgw_usage_record, pii_findings) == 208);
+// ABI 1.2: money, appended.
+static_assert(offsetof(mgw_usage_record, seq) == 224 && offsetof(mgw_usage_record, feature) == 232 &&
+              offsetof(mgw_usage_record, cached_prompt_tokens) == 248 &&
+              offsetof(mgw_usage_record, cost_micros) == 256 && offsetof(mgw_usage_record, reason) == 288 &&
+              offsetof(mgw_usage_record, charges) == 304 && offsetof(mgw_usage_record, charge_count) == 312);
+static_assert(sizeof(mgw_usage) == 40 && offsetof(mgw_usage, cached_prompt_tokens) == 32);
+static_assert(sizeof(mgw_ledger_charge) == 16);
+static_assert(sizeof(mgw_usage_filter) == 128 && offsetof(mgw_usage_filter, feature) == 56 &&
+              offsetof(mgw_usage_filter, before_seq) == 96 && offsetof(mgw_usage_filter, group_by) == 112);
+static_assert(sizeof(mgw_usage_group) == 64 && offsetof(mgw_usage_group, cost_micros) == 56);
+static_assert(sizeof(mgw_budget_record) == 104 && offsetof(mgw_budget_record, limit_micros) == 88);
+static_assert(sizeof(mgw_lease_request) == 88 && offsetof(mgw_lease_request, holder) == 72);
+static_assert(sizeof(mgw_lease_grant) == 48 && sizeof(mgw_ledger_state) == 24);
 static_assert(sizeof(mgw_usage_query) == 56);
-static_assert(sizeof(mgw_row_sink) == 48 && offsetof(mgw_row_sink, callback_prompt_version) == 40);
-static_assert(sizeof(mgw_storage_hooks) == 136 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
-              offsetof(mgw_storage_hooks, on_prompt_activate) == 128);
+static_assert(sizeof(mgw_row_sink) == 64 && offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
+              offsetof(mgw_row_sink, callback_usage_group) == 56);
+static_assert(sizeof(mgw_storage_hooks) == 216 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
+              offsetof(mgw_storage_hooks, on_prompt_activate) == 128 &&
+              offsetof(mgw_storage_hooks, on_usage_page) == 136 &&
+              offsetof(mgw_storage_hooks, on_ledger_read) == 208);
 
-TEST(AbiLayout, VersionIsOnePointOne) {
+TEST(AbiLayout, VersionIsOnePointTwo) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 1);
+  EXPECT_EQ(MGW_ABI_MINOR, 2);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

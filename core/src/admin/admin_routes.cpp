@@ -124,6 +124,22 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
                         return seg[4] == "revoke" ? std::pair{200, service_.revoke_key(actor, id)}
                                                   : std::pair{201, service_.rotate_key(actor, id)};
                       }});
+  } else if (n == 5 && seg[2] == "tenants" && seg[4] == "budgets") {
+    routes.push_back({"GET", [&] { return std::pair{200, service_.list_budgets(seg[3])}; }});
+    routes.push_back({"POST", [&] { return std::pair{201, service_.create_budget(actor, seg[3], body())}; }});
+  } else if (n == 4 && seg[2] == "budgets") {
+    routes.push_back({"PATCH", [&] {
+                        const auto id = id_at(3, "id");
+                        return std::pair{200, service_.update_budget(actor, id, body())};
+                      }});
+    routes.push_back({"DELETE", [&] {
+                        return std::pair{200, service_.delete_budget(actor, id_at(3, "id"))};
+                      }});
+  } else if (n == 5 && seg[2] == "tenants" && seg[4] == "credits") {
+    routes.push_back({"GET", [&] { return std::pair{200, service_.get_credits(seg[3])}; }});
+    routes.push_back({"POST", [&] {
+                        return std::pair{200, service_.top_up_credits(actor, seg[3], body())};
+                      }});
   } else if (n == 5 && seg[2] == "tenants" && seg[4] == "prompts") {
     routes.push_back({"GET", [&] { return std::pair{200, service_.list_prompts(seg[3])}; }});
   } else if (n == 6 && seg[2] == "tenants" && seg[4] == "prompts") {

@@ -71,7 +71,22 @@ class AdminService {
   nlohmann::json activate_prompt_version(const Actor& actor, const std::string& tenant,
                                          const std::string& name, std::int64_t version);
 
+  // Budgets and the credit account (admin_budgets.cpp). `spec` of create:
+  // {"scope": "tenant"|"feature"|"key", "feature": "...", "key_id": N,
+  //  "window": "hour"|"day"|"month", "limit": "25.00", "name": "..."};
+  // of update: {"limit": "30.00"} and/or {"name": "..."}.
+  nlohmann::json list_budgets(const std::string& tenant);
+  nlohmann::json create_budget(const Actor& actor, const std::string& tenant, const nlohmann::json& spec);
+  nlohmann::json update_budget(const Actor& actor, std::int64_t budget_id, const nlohmann::json& spec);
+  nlohmann::json delete_budget(const Actor& actor, std::int64_t budget_id);
+  // Raises the tenant's credit balance by spec.amount (opening the account
+  // on the first top-up); the account as it stands after.
+  nlohmann::json top_up_credits(const Actor& actor, const std::string& tenant, const nlohmann::json& spec);
+  nlohmann::json get_credits(const std::string& tenant);
+
  private:
+  plugins::BudgetRow budget_or_404(std::int64_t budget_id);
+  void forget_tenant_of(const plugins::BudgetRow& row);  // its cached budgets are stale
   plugins::Tenant tenant_or_404(const std::string& name);
   plugins::ApiKeyRow key_or_404(std::int64_t key_id);
   nlohmann::json mint_key(const Actor& actor, const plugins::Tenant& tenant, const std::string& scopes,

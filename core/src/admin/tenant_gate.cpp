@@ -6,8 +6,30 @@
 
 namespace modelgw::admin {
 
-TenantGate::TenantGate(plugins::Storage& storage, int cache_ttl_ms, pii::PolicyDefaults pii_defaults)
-    : storage_(storage), ttl_(cache_ttl_ms), pii_defaults_(std::move(pii_defaults)) {}
+namespace {
+
+budget::RateLimits rate_limits_of(const nlohmann::json& settings, budget::RateLimits limits) {
+  if (!settings.is_object()) return limits;
+  auto read = [&](const char* name, std::int64_t& out) {
+    if (auto it = settings.find(name); it != settings.end() && it->is_number_integer() && *it >= 0) {
+      out = it->get<std::int64_t>();
+    }
+  };
+  read("tenant_requests_per_minute", limits.tenant_requests);
+  read("tenant_tokens_per_minute", limits.tenant_tokens);
+  read("key_requests_per_minute", limits.key_requests);
+  read("key_tokens_per_minute", limits.key_tokens);
+  return limits;
+}
+
+}  // namespace
+
+TenantGate::TenantGate(plugins::Storage& storage, int cache_ttl_ms, pii::PolicyDefaults pii_defaults,
+                       budget::RateLimits rate_defaults)
+    : storage_(storage),
+      ttl_(cache_ttl_ms),
+      pii_defaults_(std::move(pii_defaults)),
+      rate_defaults_(rate_defaults) {}
 
 TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
   const auto now = std::chrono::steady_clock::now();
@@ -24,8 +46,14 @@ TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
   // forget() in between starts a new one (the generation is in the key).
   Entry entry = fetches_.run(tenant_name + '\0' + std::to_string(generation), [&] {
     TenantSettings settings;
-    if (auto tenant = storage_.find_tenant(tenant_name)) settings = read_settings(tenant->settings_json);
+    auto spend = std::make_shared<budget::TenantSpend>();
+    if (auto tenant = storage_.find_tenant(tenant_name)) {
+      settings = read_settings(tenant->settings_json);
+      if (storage_.supports_spend_control()) spend->budgets = storage_.list_budgets(tenant->id);
+    }
+    spend->rate_limits = rate_limits_of(settings.rate_limits, rate_defaults_);
     Entry fresh;
+    fresh.spend = std::move(spend);
     fresh.disabled = settings.disabled;
     std::string warning;
     fresh.policy =
@@ -75,6 +103,15 @@ std::optional<std::optional<http::ApiError>> TenantGate::check_cached(const auth
 std::shared_ptr<const pii::Policy> TenantGate::pii_policy_cached(const std::string& tenant_name) {
   auto entry = cached(tenant_name);
   return entry ? entry->policy : nullptr;
+}
+
+std::shared_ptr<const budget::TenantSpend> TenantGate::spend(const std::string& tenant_name) {
+  return entry_of(tenant_name).spend;
+}
+
+std::shared_ptr<const budget::TenantSpend> TenantGate::spend_cached(const std::string& tenant_name) {
+  auto entry = cached(tenant_name);
+  return entry ? entry->spend : nullptr;
 }
 
 void TenantGate::forget(const std::string& tenant_name) {

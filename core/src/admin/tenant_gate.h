@@ -1,11 +1,13 @@
 // Applies a tenant's settings that decide whether its calls may proceed at
-// all (`disabled`) and serves its effective PII policy. Settings are cached for a short TTL, like keys, so
+// all (`disabled`) and serves its effective PII policy, budgets and rate
+// limits. Settings are cached for a short TTL, like keys, so
 // the check costs a map lookup; a change made through this process is seen
 // at once, one made by another process (the CLI) within the TTL.
 #pragma once
 
 #include "admin/tenant_settings.h"
 #include "auth/principal.h"
+#include "budget/tenant_spend.h"
 #include "http/api_error.h"
 #include "pii/policy.h"
 #include "plugins/storage.h"
@@ -22,7 +24,8 @@ namespace modelgw::admin {
 
 class TenantGate {
  public:
-  TenantGate(plugins::Storage& storage, int cache_ttl_ms, pii::PolicyDefaults pii_defaults = {"off", {}, {}});
+  TenantGate(plugins::Storage& storage, int cache_ttl_ms, pii::PolicyDefaults pii_defaults = {"off", {}, {}},
+             budget::RateLimits rate_defaults = {});
 
   // nullopt when the principal's tenant may proceed; else the 403 to send.
   std::optional<http::ApiError> check(const auth::Principal& principal);
@@ -36,12 +39,17 @@ class TenantGate {
   std::optional<std::optional<http::ApiError>> check_cached(const auth::Principal& principal);
   std::shared_ptr<const pii::Policy> pii_policy_cached(const std::string& tenant_name);
 
+  // The tenant's budgets, credit account and rate limits; the same cache.
+  std::shared_ptr<const budget::TenantSpend> spend(const std::string& tenant_name);
+  std::shared_ptr<const budget::TenantSpend> spend_cached(const std::string& tenant_name);
+
   void forget(const std::string& tenant_name);
 
  private:
   struct Entry {
     bool disabled = false;
     std::shared_ptr<const pii::Policy> policy;
+    std::shared_ptr<const budget::TenantSpend> spend;
     std::chrono::steady_clock::time_point expires;
   };
   Entry entry_of(const std::string& tenant_name);
@@ -51,6 +59,7 @@ class TenantGate {
   plugins::Storage& storage_;
   std::chrono::milliseconds ttl_;
   pii::PolicyDefaults pii_defaults_;
+  budget::RateLimits rate_defaults_;
   std::shared_mutex mutex_;
   std::unordered_map<std::string, Entry> cache_;
   std::uint64_t generation_ = 0;  // bumped by forget(): a fetch that started before is not cached

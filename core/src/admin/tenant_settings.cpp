@@ -20,7 +20,23 @@ void check_member(const std::string& name, const nlohmann::json& value, const Se
       throw AdminError(invalid(name, *problem));
     return;
   }
-  throw AdminError(invalid(name, "is not a known setting (known: disabled, pii)"));
+  if (name == "rate_limits") {
+    if (!value.is_object()) throw AdminError(invalid(name, "must be an object of per-minute limits"));
+    for (const auto& [limit, n] : value.items()) {
+      if (limit != "tenant_requests_per_minute" && limit != "tenant_tokens_per_minute" &&
+          limit != "key_requests_per_minute" && limit != "key_tokens_per_minute") {
+        throw AdminError(
+            invalid(name + "." + http::input_excerpt(limit),
+                    "is not a rate limit (known: tenant_requests_per_minute, "
+                    "tenant_tokens_per_minute, key_requests_per_minute, key_tokens_per_minute)"));
+      }
+      if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::int64_t>() > 1'000'000'000'000) {
+        throw AdminError(invalid(name + "." + limit, "must be an integer from 0 (no limit) to 10^12"));
+      }
+    }
+    return;
+  }
+  throw AdminError(invalid(name, "is not a known setting (known: disabled, pii, rate_limits)"));
 }
 
 }  // namespace
@@ -48,6 +64,7 @@ TenantSettings read_settings(const std::string& settings_json) {
   if (!doc.is_object()) return s;
   if (auto it = doc.find("disabled"); it != doc.end() && it->is_boolean()) s.disabled = it->get<bool>();
   if (auto it = doc.find("pii"); it != doc.end() && it->is_object()) s.pii = *it;
+  if (auto it = doc.find("rate_limits"); it != doc.end() && it->is_object()) s.rate_limits = *it;
   return s;
 }
 

@@ -3,6 +3,9 @@
 //
 //   disabled: bool   every request of the tenant's keys and tokens gets 403
 //   pii: object      the tenant's PII policy: mode, critical, allow (pii/policy.h)
+//   rate_limits:     per minute, over the config's rate_limits; 0 turns one off:
+//     {tenant_requests_per_minute, tenant_tokens_per_minute,
+//      key_requests_per_minute, key_tokens_per_minute}
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,7 +17,8 @@ namespace modelgw::admin {
 
 struct TenantSettings {
   bool disabled = false;
-  nlohmann::json pii;  // the stored settings.pii value; null when none
+  nlohmann::json pii;          // the stored settings.pii value; null when none
+  nlohmann::json rate_limits;  // the stored settings.rate_limits object; null when none
 };
 
 // What a settings value is checked against.

@@ -56,6 +56,19 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     }
     co_return;
   }
+  if (path == "/v1/usage") {
+    if (!method_is(call, "GET")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "usage:read"))
+      co_await get_usage(call, *principal);
+    co_return;
+  }
+  if (path == "/v1/budgets") {
+    if (!method_is(call, "GET")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "budgets:read")) {
+      co_await get_budgets(call, *principal);
+    }
+    co_return;
+  }
   if (path == "/internal/v1" || path.substr(0, 13) == "/internal/v1/") {
     if (auto principal = co_await authenticate(deps_.auth, call, "admin")) co_await admin(call, *principal);
     co_return;

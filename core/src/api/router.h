@@ -19,6 +19,7 @@ struct RouterDeps {
   const catalog::Catalog& catalog;
   prompts::PromptStore& prompts;
   admin::AdminRoutes& admin;
+  plugins::Storage& storage;  // GET /v1/usage and /v1/budgets read it (off the loop)
 };
 
 class Router : public http::Handler {
@@ -30,6 +31,9 @@ class Router : public http::Handler {
  private:
   net::Task<void> get_prompt(http::ServerCall& call, const auth::Principal& principal, std::string encoded);
   net::Task<void> admin(http::ServerCall& call, const auth::Principal& principal);
+  // spend_queries.cpp: GET /v1/usage and GET /v1/budgets.
+  net::Task<void> get_usage(http::ServerCall& call, const auth::Principal& principal);
+  net::Task<void> get_budgets(http::ServerCall& call, const auth::Principal& principal);
 
   RouterDeps deps_;
 };

@@ -6,6 +6,9 @@
 #include "api/router.h"
 #include "auth/authenticator.h"
 #include "auth/jwt/factory.h"
+#include "budget/admission.h"
+#include "budget/ledger.h"
+#include "budget/ledger_keeper.h"
 #include "catalog/catalog.h"
 #include "chat/chat_endpoint.h"
 #include "chat/secret_redactor.h"
@@ -26,6 +29,8 @@
 #include <Poco/Net/SSLManager.h>
 
 #include <spdlog/spdlog.h>
+
+#include <unistd.h>
 
 #include <csignal>
 #include <map>
@@ -49,6 +54,10 @@ struct Gateway::State {
   std::map<std::string, std::unique_ptr<plugins::PiiMode>> pii_modes;  // by mode name
   std::unique_ptr<pii::Guard> pii_guard;
   std::unique_ptr<admin::TenantGate> gate;
+  std::unique_ptr<budget::StorageLeases> leases;
+  std::unique_ptr<budget::Ledger> ledger;
+  std::unique_ptr<budget::LedgerKeeper> keeper;
+  std::unique_ptr<budget::SpendControl> spend;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
   std::unique_ptr<net::EventLoops> loops;
@@ -70,6 +79,35 @@ struct Gateway::State {
 };
 
 namespace {
+
+std::int64_t now_unix_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+// The price dataset's vendor for a provider plugin.
+std::string_view price_vendor(std::string_view plugin) {
+  if (plugin == "gemini") return "google";
+  return plugin;  // openai, anthropic
+}
+
+// Every concrete model is costed before anything is served: the catalog's
+// prices, else the dataset's; neither stops start-up naming the model.
+pricing::Prices prices_of(const config::CatalogEntry& entry, const config::ProviderConfig& provider) {
+  if (entry.prices) return *entry.prices;
+  if (auto found = pricing::builtin_prices(price_vendor(provider.plugin), entry.model)) return *found;
+  throw config::ConfigError(
+      "catalog." + entry.alias + ": no price for model '" + entry.model + "' of provider '" + provider.name +
+      "' in the price dataset (@pydantic/genai-prices " + std::string(pricing::dataset_version()) +
+      "); set prices: {input: USD, output: USD} per million tokens (0 for a self-hosted "
+      "model)");
+}
+
+std::string holder_name() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string(host) + ":" + std::to_string(::getpid());
+}
 
 // POCO's TLS client serves the identity provider's keyset fetch (auth/jwt);
 // upstream calls use Asio's TLS (upstream/upstream_pool.cpp).
@@ -129,6 +167,9 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     // Built here, at start-up, so the first request does not pay for the ranks.
     route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);
     route.supports.insert(entry.supports.begin(), entry.supports.end());
+    for (const auto& pc : config.providers) {
+      if (pc.name == entry.provider) route.prices = prices_of(entry, pc);
+    }
     s.catalog.add(std::move(route));
   }
   for (const auto& [alias, entry] : config.catalog) {
@@ -163,7 +204,11 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   s.pii_guard = std::make_unique<pii::Guard>(*s.pii_detector, s.pii_modes);
   spdlog::info("PII policy: default mode '{}', {} mode plugin(s) loaded", config.pii.default_mode,
                s.pii_modes.size());
-  s.gate = std::make_unique<admin::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms, pii_defaults);
+  const auto& rl = config.rate_limits;
+  s.gate = std::make_unique<admin::TenantGate>(
+      *s.storage, config.auth.key_cache_ttl_ms, pii_defaults,
+      budget::RateLimits{rl.tenant_requests_per_minute, rl.tenant_tokens_per_minute,
+                         rl.key_requests_per_minute, rl.key_tokens_per_minute});
   std::set<std::string> aliases;
   for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
   s.admin = std::make_unique<admin::AdminService>(
@@ -178,13 +223,35 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   s.loops = std::make_unique<net::EventLoops>(sc.event_loops);
   s.blocking = std::make_unique<net::BlockingPool>(sc.blocking_threads);
   admin::TenantGate* gate = s.gate.get();
+  // Spend control: leases from the store, spent in memory (budget/ledger.h).
+  // A store without the ABI 1.2 hooks meters nothing and says so.
+  if (s.storage->supports_spend_control()) {
+    const auto& bc = config.budget;
+    s.leases = std::make_unique<budget::StorageLeases>(*s.storage);
+    s.ledger = std::make_unique<budget::Ledger>(
+        *s.leases,
+        budget::LedgerOptions{bc.lease_ttl_ms, bc.lease_idle_ms, bc.lease_slice_divisor, holder_name()},
+        &now_unix_ms);
+    s.keeper = std::make_unique<budget::LedgerKeeper>(
+        *s.ledger,
+        std::chrono::milliseconds(std::min(bc.lease_ttl_ms / 3, std::max(bc.lease_idle_ms / 2, 100))));
+    s.spend = std::make_unique<budget::SpendControl>(
+        *s.ledger, *s.blocking, budget::AdmissionOptions{bc.min_output_tokens}, &now_unix_ms);
+  } else {
+    spdlog::warn(
+        "storage '{}' has no budget or usage-query hooks (plugin ABI < 1.2): budgets, credits and rate "
+        "limits are not enforced",
+        s.storage->plugin_name());
+  }
   s.chat = std::make_unique<chat::ChatEndpoint>(chat::ChatDeps{
       s.catalog, *s.usage, s.redactor, sc.max_body_bytes, config.retry, *s.blocking, s.prompts.get(),
       s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy_cached(p.tenant_name); },
-      [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }});
-  s.router =
-      std::make_unique<api::Router>(api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking},
-                                                    *s.chat, s.catalog, *s.prompts, *s.admin_routes});
+      [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }, s.spend.get(),
+      [gate](const auth::Principal& p) { return gate->spend_cached(p.tenant_name); },
+      [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }});
+  s.router = std::make_unique<api::Router>(
+      api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking}, *s.chat, s.catalog, *s.prompts,
+                      *s.admin_routes, *s.storage});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),
@@ -201,6 +268,7 @@ Gateway::~Gateway() {
   for (auto& [name, pool] : s.pools) pool->close_all();
   s.listener.reset();
   if (s.blocking) s.blocking->stop();
+  if (s.keeper) s.keeper->stop();
   if (s.usage) s.usage->stop();
 }
 
@@ -220,6 +288,7 @@ void block_termination_signals() {
 void Gateway::run_until_signal() {
   State& s = *state_;
   s.usage->start();
+  if (s.keeper) s.keeper->start();
   s.loops->start();
   s.listener->start();
   spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}')", s.config.server.host, port(),
@@ -255,6 +324,9 @@ void Gateway::run_until_signal() {
   }
   s.loops->stop();
   s.blocking->stop();
+  // Leases go back before the last records are written: what they keep
+  // covers the charges those records still carry.
+  if (s.keeper) s.keeper->stop();
   s.usage->stop();
   spdlog::info("stopped; {} usage records written this run", s.usage->written());
 }

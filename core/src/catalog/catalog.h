@@ -7,6 +7,7 @@
 #include "plugins/provider.h"
 #include "upstream/upstream_pool.h"
 
+#include <modelgw/pricing.h>
 #include <modelgw/tokenizer.h>
 
 #include <map>
@@ -24,6 +25,7 @@ struct ModelRoute {
   upstream::UpstreamPool* upstream = nullptr;
   const tokenizer::Encoding* encoding = nullptr;  // null: the documented estimate
   std::set<std::string, std::less<>> supports;
+  pricing::Prices prices;  // per million tokens, micro-units (the catalog's or the price dataset's)
 
   bool supports_parameter(std::string_view name) const { return supports.count(name) > 0; }
 };

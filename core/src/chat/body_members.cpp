@@ -224,3 +224,27 @@ std::optional<std::string> replace_strings(
 }
 
 }  // namespace modelgw::chat
+
+namespace modelgw::chat {
+
+std::optional<std::string> with_member(std::string_view object, std::string_view name,
+                                       std::string_view value_json) {
+  const auto members = index_members(object);
+  if (!members) return std::nullopt;
+  std::string out;
+  out.reserve(object.size() + name.size() + value_json.size() + 4);
+  for (const auto& m : *members) {
+    if (std::string_view(m.name.ptr, m.name.len) != name) continue;
+    const auto begin = static_cast<std::size_t>(m.value.ptr - object.data());
+    out.append(object.substr(0, begin)).append(value_json).append(object.substr(begin + m.value.len));
+    return out;
+  }
+  const std::size_t brace = object.find('{');
+  if (brace == std::string_view::npos) return std::nullopt;
+  out.append(object.substr(0, brace + 1)).append("\"").append(name).append("\":").append(value_json);
+  if (!members->empty()) out.append(",");
+  out.append(object.substr(brace + 1));
+  return out;
+}
+
+}  // namespace modelgw::chat

@@ -48,3 +48,14 @@ std::optional<std::string> replace_strings(std::string_view text,
                                            const std::vector<std::pair<JsonPath, std::string>>& replacements);
 
 }  // namespace modelgw::chat
+
+namespace modelgw::chat {
+
+// `object` (a valid JSON object's text) with the top-level member `name` set
+// to `value_json`: its value replaced where it is written, or the member
+// added first when absent. nullopt when the member cannot be located safely
+// (an escaped or repeated key): the caller serialises the parsed document.
+std::optional<std::string> with_member(std::string_view object, std::string_view name,
+                                       std::string_view value_json);
+
+}  // namespace modelgw::chat

@@ -5,6 +5,7 @@
 #include "audit/pii_events.h"
 #include "chat/record.h"
 #include "chat/route_plan.h"
+#include "chat/spend_step.h"
 #include "chat/upstream_attempt.h"
 #include "prompts/prompt_invocation.h"
 
@@ -30,6 +31,7 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
     if (!call.answered()) answer_error(call, http::internal_error(), outcome);
     if (outcome.row.error_code.empty()) outcome.row.error_code = "internal_error";
   }
+  settle_spend(outcome, deps_.catalog, deps_.spend);
   record_outcome(outcome, call, deps_.usage);
 }
 
@@ -46,6 +48,10 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     co_return;
   }
   std::string_view text = http_request.body;
+  if (const std::string_view feature = http_request.header("X-Feature"); !feature.empty()) {
+    if (auto err = check_feature(feature)) co_return answer_error(call, *err, outcome);
+    outcome.row.feature = std::string(feature);
+  }
 
   // Read and validate.
   auto doc = parse_json_object(text);
@@ -99,7 +105,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   }
 
   // Route: the models that may serve it, in order.
-  const Routing routing = plan_routes(*candidates, req, text);
+  Routing routing = plan_routes(*candidates, req, text);
   if (routing.plans.empty()) {
     const auto& first = candidates->front()->entry;
     outcome.row.alias = first.alias;
@@ -107,6 +113,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     outcome.row.upstream_model = first.model;
     co_return answer_error(call, *routing.refusal, outcome);
   }
+  if (deps_.spend != nullptr && !co_await hold_spend(call, req, routing, text, outcome)) co_return;
 
   // The parsed document is not read past routing: free it before the upstream
   // exchange, so a large body is not held twice while the call runs.
@@ -123,6 +130,35 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
         &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
   }
   answer_error(call, last_error, outcome);
+}
+
+net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
+                                         std::string_view body, Outcome& outcome) {
+  const auth::Principal& principal = *outcome.principal;
+  auto spend = deps_.spend_of_cached(principal);
+  if (!spend) spend = co_await net::offload(deps_.blocking, [&] { return deps_.spend_of(principal); });
+  if (spend->budgets.empty() && !spend->rate_limits.any()) co_return true;
+  budget::SpendRequest wanted = spend_request(routing, request);
+  wanted.principal = &principal;
+  wanted.spend = spend.get();
+  wanted.feature = outcome.row.feature;
+  outcome.spend = spend;
+  budget::Admission admission = co_await deps_.spend->admit(wanted);
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  if (admission.refusal) {
+    outcome.row.reason = admission.reason;
+    if (!admission.reason.empty()) {
+      spdlog::info("request {}: refused: {}", call.request_id(), admission.reason);
+    }
+    answer_error(call, *admission.refusal, outcome);
+    co_return false;
+  }
+  if (admission.holds_money() && (!request.max_tokens || admission.clamped)) {
+    limit_output(routing, body, admission.output_tokens);
+    if (admission.clamped) call.set_header("X-Max-Tokens-Clamped", std::to_string(admission.output_tokens));
+  }
+  outcome.admission = std::move(admission);
+  co_return true;
 }
 
 net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatRequest& request,

@@ -1,16 +1,20 @@
 // POST /v1/chat/completions, stage by stage: read and validate the body
 // (chat_request), expand a named prompt (prompts/), apply the tenant's PII
-// policy (pii/guard), plan the models that may serve it (route_plan), try
-// them in turn (upstream_attempt, relayed by sse_relay for streams), and
-// record the outcome (record). Every authenticated call leaves exactly one
+// policy (pii/guard), plan the models that may serve it (route_plan), hold
+// what it may cost against rate limits, budgets and credits (spend_step,
+// budget/admission), try them in turn (upstream_attempt, relayed by
+// sse_relay for streams), and record the outcome, settled at its real cost
+// (record). Every authenticated call leaves exactly one
 // usage record.
 #pragma once
 
 #include "auth/principal.h"
+#include "budget/admission.h"
 #include "catalog/catalog.h"
 #include "chat/chat_request.h"
 #include "chat/outcome.h"
 #include "chat/retry_policy.h"
+#include "chat/route_plan.h"
 #include "chat/secret_redactor.h"
 #include "config/config.h"
 #include "http/server_call.h"
@@ -37,6 +41,12 @@ struct ChatDeps {
   // the lookup that may block; both required with `pii`.
   std::function<std::shared_ptr<const pii::Policy>(const auth::Principal&)> pii_policy_cached;
   std::function<std::shared_ptr<const pii::Policy>(const auth::Principal&)> pii_policy;
+  // The spend step; nullptr: nothing is metered (no budgets, no rate limits).
+  budget::SpendControl* spend = nullptr;
+  // The tenant's budgets and rate limits without blocking (nullptr when not
+  // cached), and the lookup that may block; both required with `spend`.
+  std::function<std::shared_ptr<const budget::TenantSpend>(const auth::Principal&)> spend_of_cached;
+  std::function<std::shared_ptr<const budget::TenantSpend>(const auth::Principal&)> spend_of;
 };
 
 class ChatEndpoint {
@@ -52,6 +62,9 @@ class ChatEndpoint {
   // receives the edited body.
   net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string_view source,
                                    std::string& body, Outcome& outcome);
+  // The spend stage: false when the request was answered (402, 429, 503).
+  net::Task<bool> hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
+                             std::string_view body, Outcome& outcome);
   void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const;
 
   ChatDeps deps_;

@@ -3,8 +3,12 @@
 #pragma once
 
 #include "auth/principal.h"
+#include "budget/admission.h"
 #include "http/api_error.h"
 #include "plugins/storage.h"
+
+#include <memory>
+#include <optional>
 
 namespace modelgw::chat {
 
@@ -13,6 +17,10 @@ struct Outcome {
   plugins::UsageRow row;
   bool streamed = false;
   int attempts = 0;
+  // The spend step's hold (none when nothing limits the tenant), and the
+  // tenant's budgets it points into.
+  std::shared_ptr<const budget::TenantSpend> spend;
+  std::optional<budget::Admission> admission;
 };
 
 // How one try at one model ended.

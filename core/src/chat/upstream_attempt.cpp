@@ -98,6 +98,7 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
     row.prompt_tokens = got.usage->prompt_tokens;
     row.completion_tokens = got.usage->completion_tokens;
     row.total_tokens = got.usage->total_tokens;
+    row.cached_prompt_tokens = got.usage->cached_prompt_tokens;
     if (row.prompt_tokens == 0 && got.error == std::nullopt) {
       // The vendor gave no prompt count and the host did not need one to
       // route: count it now, for the record.
@@ -201,6 +202,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
     row.prompt_tokens = relay.usage()->prompt_tokens;
     row.completion_tokens = relay.usage()->completion_tokens;
     row.total_tokens = relay.usage()->total_tokens;
+    row.cached_prompt_tokens = relay.usage()->cached_prompt_tokens;
   }
   if (client_left || (relay.failed() && relay.head_sent())) {
     // Cut short: keep what was seen. The vendor's count when it gave one,

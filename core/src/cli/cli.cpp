@@ -49,6 +49,14 @@ commands:
                                      the first version of a prompt is active at once
   prompts activate --tenant T NAME VERSION
                                      make VERSION the prompt's active version
+  budgets list --tenant T            the tenant's budgets and credit account, with what is spent
+  budgets create --tenant T --window hour|day|month --limit USD [--feature F | --key-id N] [--name N]
+                                     add a budget of the tenant, of one of its features, or of one key
+  budgets set-limit ID --limit USD   change a budget's limit
+  budgets delete ID                  remove a budget
+  credits show --tenant T            the tenant's credit account
+  credits top-up --tenant T --amount USD
+                                     add to the tenant's prepaid balance (opens the account)
   version                            print the version and plugin ABI
 
 options:
@@ -297,6 +305,68 @@ int cmd_prompts(const Arguments& args) {
   throw UsageError("unknown prompts subcommand '" + sub + "' (list, show, add, activate)");
 }
 
+int cmd_budgets(const Arguments& args) {
+  const std::string sub = args.word(1, "budgets subcommand (list, create, set-limit, delete)");
+  AdminSession session(args);
+  auto& admin = *session.service;
+  if (sub == "list" || sub == "create") {
+    auto tenant = args.option("tenant");
+    if (!tenant) throw UsageError("budgets " + sub + " needs --tenant NAME");
+    if (sub == "list") {
+      print_json(admin.list_budgets(*tenant));
+      return 0;
+    }
+    nlohmann::json spec = nlohmann::json::object();
+    spec["scope"] = "tenant";
+    if (auto f = args.option("feature")) {
+      spec["scope"] = "feature";
+      spec["feature"] = *f;
+    }
+    if (auto k = args.option("key-id")) {
+      spec["scope"] = "key";
+      spec["key_id"] = positive_id(*k, "--key-id");
+    }
+    if (auto w = args.option("window")) spec["window"] = *w;
+    if (auto l = args.option("limit")) spec["limit"] = *l;
+    if (auto n = args.option("name")) spec["name"] = *n;
+    print_json(admin.create_budget(session.actor, *tenant, spec));
+    return 0;
+  }
+  if (sub == "set-limit") {
+    const auto id = positive_id(args.word(2, "budget ID"), "budget ID");
+    nlohmann::json spec = nlohmann::json::object();
+    if (auto l = args.option("limit")) spec["limit"] = *l;
+    print_json(admin.update_budget(session.actor, id, spec));
+    return 0;
+  }
+  if (sub == "delete") {
+    const auto id = positive_id(args.word(2, "budget ID"), "budget ID");
+    admin.delete_budget(session.actor, id);
+    std::cout << "budget " << id << " deleted\n";
+    return 0;
+  }
+  throw UsageError("unknown budgets subcommand '" + sub + "' (list, create, set-limit, delete)");
+}
+
+int cmd_credits(const Arguments& args) {
+  const std::string sub = args.word(1, "credits subcommand (show, top-up)");
+  AdminSession session(args);
+  auto& admin = *session.service;
+  auto tenant = args.option("tenant");
+  if (!tenant) throw UsageError("credits " + sub + " needs --tenant NAME");
+  if (sub == "show") {
+    print_json(admin.get_credits(*tenant));
+    return 0;
+  }
+  if (sub == "top-up") {
+    nlohmann::json spec = nlohmann::json::object();
+    if (auto a = args.option("amount")) spec["amount"] = *a;
+    print_json(admin.top_up_credits(session.actor, *tenant, spec));
+    return 0;
+  }
+  throw UsageError("unknown credits subcommand '" + sub + "' (show, top-up)");
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -312,6 +382,8 @@ int run(int argc, char** argv) {
     if (command == "tenants") return cmd_tenants(args);
     if (command == "keys") return cmd_keys(args);
     if (command == "prompts") return cmd_prompts(args);
+    if (command == "budgets") return cmd_budgets(args);
+    if (command == "credits") return cmd_credits(args);
     if (command == "version" || command == "--version") {
       std::cout << "modelgw " << MODELGW_VERSION << " (plugin ABI " << MGW_ABI_MAJOR << "." << MGW_ABI_MINOR
                 << ")\n";

@@ -2,10 +2,12 @@
 // by config_loader; nothing reads YAML after that.
 #pragma once
 
+#include <modelgw/pricing.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,6 +106,23 @@ struct RetryConfig {
   int budget_ms = 30000;  // all waiting of one request together; past it, the next route entry
 };
 
+// Spend control: how this process shares budgets and rate limits with the
+// others on one store (budget/ledger.h).
+struct BudgetConfig {
+  int lease_ttl_ms = 30000;             // a dead process's leases are freed after this
+  int lease_idle_ms = 5000;             // an unused lease goes back to the store after this
+  int lease_slice_divisor = 10;         // a lease asks for 1/N of the limit (or one request, if more)
+  std::int64_t min_output_tokens = 16;  // a budget clamp leaving fewer output tokens refuses (402)
+};
+
+// Default rate limits per minute (0: none); a tenant's settings override them.
+struct RateLimitConfig {
+  std::int64_t tenant_requests_per_minute = 0;
+  std::int64_t tenant_tokens_per_minute = 0;
+  std::int64_t key_requests_per_minute = 0;
+  std::int64_t key_tokens_per_minute = 0;
+};
+
 struct CatalogEntry {
   std::string alias;
   // A concrete alias names a provider and the vendor's model...
@@ -114,6 +133,9 @@ struct CatalogEntry {
   std::string tokenizer = "estimate";  // o200k_base, cl100k_base or estimate
   std::vector<std::string> supports;   // request parameters the model accepts
   bool drop_unsupported_params = false;
+  // Per million tokens, in micro-units; nullopt: the price dataset's (start-up
+  // fails when it has none).
+  std::optional<pricing::Prices> prices;
   // ...a tier alias names, in order, the concrete aliases that serve it.
   std::vector<std::string> route;
   bool is_tier() const { return !route.empty(); }
@@ -129,6 +151,8 @@ struct Config {
   LoggingConfig logging;
   RetryConfig retry;
   PiiConfig pii;
+  BudgetConfig budget;
+  RateLimitConfig rate_limits;
   std::vector<ProviderConfig> providers;
   std::map<std::string, CatalogEntry> catalog;
   std::vector<std::string> unset_env_vars;  // ${VAR}s that were empty; names only

@@ -1,6 +1,7 @@
 #include "config/config_loader.h"
 
 #include "auth/jwt/algorithm.h"
+#include "budget/money.h"
 #include "catalog/parameters.h"
 #include "config/section_reader.h"
 #include "config/yaml_to_json.h"
@@ -104,6 +105,35 @@ CatalogEntry read_tier(const std::string& alias, SectionReader& r) {
   return e;
 }
 
+// prices: {input: 3.00, output: 15.00, cached_input: 0.30}: USD per million
+// tokens, at most 6 decimals; cached_input defaults to input. At most $1M per
+// million tokens, so no product of a price and a token count overflows.
+constexpr std::int64_t kMaxPriceMicros = 1'000'000'000'000;
+pricing::Prices read_prices(SectionReader r) {
+  auto price = [&](const char* key, bool required) -> std::optional<std::int64_t> {
+    const auto& v = r.raw(key);
+    if (v.is_null()) {
+      if (required)
+        throw ConfigError(r.key_path(key) + ": required (USD per million tokens; 0 for a free model)");
+      return std::nullopt;
+    }
+    auto micros = budget::parse_money(v);
+    if (!micros || *micros > kMaxPriceMicros) {
+      throw ConfigError(
+          r.key_path(key) +
+          ": must be a number of USD per million tokens from 0 to 1000000 with at most 6 decimals, "
+          "e.g. 3.00");
+    }
+    return micros;
+  };
+  pricing::Prices p;
+  p.input = *price("input", true);
+  p.output = *price("output", true);
+  p.cached_input = price("cached_input", false).value_or(p.input);
+  r.reject_unknown_keys();
+  return p;
+}
+
 CatalogEntry read_catalog_entry(const std::string& alias, const nlohmann::json& block) {
   SectionReader r(block, "catalog." + alias);
   if (block.is_null()) throw ConfigError(r.path() + ": must be a mapping");
@@ -133,6 +163,7 @@ CatalogEntry read_catalog_entry(const std::string& alias, const nlohmann::json& 
     }
   }
   e.drop_unsupported_params = r.boolean("drop_unsupported_params", false);
+  if (r.has("prices")) e.prices = read_prices(SectionReader(r.object("prices"), r.key_path("prices")));
   r.reject_unknown_keys();
   return e;
 }
@@ -291,6 +322,23 @@ Config from_json(const nlohmann::json& root, std::string source) {
     r.reject_unknown_keys();
   }
   read_pii(SectionReader(top.object("pii"), "pii"), c.pii);
+  {
+    SectionReader r(top.object("budget"), "budget");
+    c.budget.lease_ttl_ms = static_cast<int>(r.integer("lease_ttl_ms", 30000, 1000, 3'600'000));
+    c.budget.lease_idle_ms = static_cast<int>(r.integer("lease_idle_ms", 5000, 100, 3'600'000));
+    c.budget.lease_slice_divisor = static_cast<int>(r.integer("lease_slice_divisor", 10, 1, 1000));
+    c.budget.min_output_tokens = r.integer("min_output_tokens", 16, 1, 1'000'000);
+    r.reject_unknown_keys();
+  }
+  {
+    SectionReader r(top.object("rate_limits"), "rate_limits");
+    constexpr std::int64_t kMax = 1'000'000'000'000;
+    c.rate_limits.tenant_requests_per_minute = r.integer("tenant_requests_per_minute", 0, 0, kMax);
+    c.rate_limits.tenant_tokens_per_minute = r.integer("tenant_tokens_per_minute", 0, 0, kMax);
+    c.rate_limits.key_requests_per_minute = r.integer("key_requests_per_minute", 0, 0, kMax);
+    c.rate_limits.key_tokens_per_minute = r.integer("key_tokens_per_minute", 0, 0, kMax);
+    r.reject_unknown_keys();
+  }
   const auto& providers = top.object("providers");
   if (providers.is_null() || providers.empty())
     throw ConfigError("providers: at least one provider is required");

@@ -19,8 +19,12 @@ struct Rows {
   std::vector<ApiKeyRow> keys;
   std::vector<UsageRow> usage;
   std::vector<PromptVersionRow> prompts;
-  mgw_row_sink sink{sizeof(mgw_row_sink), this, &Rows::on_tenant, &Rows::on_key, &Rows::on_usage,
-                    &Rows::on_prompt};
+  std::vector<BudgetRow> budgets;
+  std::vector<UsageGroup> groups;
+  mgw_row_sink sink{sizeof(mgw_row_sink), this,
+                    &Rows::on_tenant,     &Rows::on_key,
+                    &Rows::on_usage,      &Rows::on_prompt,
+                    &Rows::on_budget,     &Rows::on_group};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   static void on_tenant(void* self, const mgw_tenant_record* r) {
@@ -65,7 +69,26 @@ struct Rows {
       u.pii_action = s(r->pii_action);
       u.pii_findings = s(r->pii_findings);
     }
+    if (MGW_HAS_FIELD(r, mgw_usage_record, reason)) {
+      u.seq = r->seq;
+      u.feature = s(r->feature);
+      u.cached_prompt_tokens = r->cached_prompt_tokens;
+      u.cost_micros = r->cost_micros;
+      u.price_input_micros = r->price_input_micros;
+      u.price_output_micros = r->price_output_micros;
+      u.price_cached_micros = r->price_cached_micros;
+      u.reason = s(r->reason);
+    }
     static_cast<Rows*>(self)->usage.push_back(std::move(u));
+  }
+  static void on_budget(void* self, const mgw_budget_record* r) {
+    static_cast<Rows*>(self)->budgets.push_back(BudgetRow{r->id, r->tenant_id, s(r->scope), s(r->subject),
+                                                          s(r->name), s(r->window), r->limit_micros,
+                                                          r->created_unix_ms});
+  }
+  static void on_group(void* self, const mgw_usage_group* r) {
+    static_cast<Rows*>(self)->groups.push_back(UsageGroup{
+        s(r->key), r->requests, r->prompt_tokens, r->completion_tokens, r->total_tokens, r->cost_micros});
   }
 };
 
@@ -115,6 +138,34 @@ mgw_usage_record to_record(const UsageRow& u) {
   r.prompt_version = u.prompt_version;
   r.pii_action = mgw::str(u.pii_action);
   r.pii_findings = mgw::str(u.pii_findings);
+  r.feature = mgw::str(u.feature);
+  r.cached_prompt_tokens = u.cached_prompt_tokens;
+  r.cost_micros = u.cost_micros;
+  r.price_input_micros = u.price_input_micros;
+  r.price_output_micros = u.price_output_micros;
+  r.price_cached_micros = u.price_cached_micros;
+  r.reason = mgw::str(u.reason);
+  r.charges = u.charges.empty() ? nullptr : u.charges.data();
+  r.charge_count = u.charges.size();
+  return r;
+}
+
+mgw_usage_filter to_filter(const UsageFilter& f) {
+  mgw_usage_filter r{};
+  r.struct_size = sizeof r;
+  r.tenant_id = f.tenant_id;
+  r.from_unix_ms = f.from_unix_ms;
+  r.to_unix_ms = f.to_unix_ms;
+  r.model = mgw::str(f.model);
+  r.has_feature = f.feature ? 1 : 0;
+  if (f.feature) r.feature = mgw::str(*f.feature);
+  r.key_id = f.key_id;
+  r.status_min = f.status_min;
+  r.status_max = f.status_max;
+  r.stream = f.stream;
+  r.before_seq = f.before_seq;
+  r.limit = f.limit;
+  r.group_by = mgw::str(f.group_by);
   return r;
 }
 
@@ -222,6 +273,122 @@ bool Storage::activate_prompt_version(std::int64_t tenant_id, const std::string&
   if (st == MGW_NOT_FOUND) return false;
   check(st, error, "activate prompt version");
   return true;
+}
+
+bool Storage::supports_spend_control() const {
+  return hooks_.struct_size >= offsetof(mgw_storage_hooks, on_ledger_read) + sizeof(hooks_.on_ledger_read) &&
+         hooks_.on_ledger_read != nullptr && hooks_.on_usage_page != nullptr &&
+         hooks_.on_usage_totals != nullptr && hooks_.on_budget_create != nullptr &&
+         hooks_.on_budget_list != nullptr && hooks_.on_budget_set_limit != nullptr &&
+         hooks_.on_budget_delete != nullptr && hooks_.on_lease_take != nullptr &&
+         hooks_.on_lease_return != nullptr && hooks_.on_lease_renew != nullptr;
+}
+
+std::vector<UsageRow> Storage::usage_page(const UsageFilter& filter) {
+  auto page = MGW_STORAGE_HOOK(on_usage_page, "query usage records");
+  const mgw_usage_filter f = to_filter(filter);
+  ErrorText error;
+  Rows rows;
+  check(page(handle_, &f, &rows.sink, &error.sink), error, "query usage page");
+  return std::move(rows.usage);
+}
+
+std::vector<UsageGroup> Storage::usage_totals(const UsageFilter& filter) {
+  auto totals = MGW_STORAGE_HOOK(on_usage_totals, "sum usage records");
+  const mgw_usage_filter f = to_filter(filter);
+  ErrorText error;
+  Rows rows;
+  check(totals(handle_, &f, &rows.sink, &error.sink), error, "sum usage");
+  return std::move(rows.groups);
+}
+
+std::int64_t Storage::create_budget(const BudgetRow& budget) {
+  auto create = MGW_STORAGE_HOOK(on_budget_create, "store budgets");
+  mgw_budget_record r{};
+  r.struct_size = sizeof r;
+  r.tenant_id = budget.tenant_id;
+  r.scope = mgw::str(budget.scope);
+  r.subject = mgw::str(budget.subject);
+  r.name = mgw::str(budget.name);
+  r.window = mgw::str(budget.window);
+  r.limit_micros = budget.limit_micros;
+  r.created_unix_ms = budget.created_unix_ms;
+  ErrorText error;
+  std::int64_t id = 0;
+  check(create(handle_, &r, &id, &error.sink), error, "create budget");
+  return id;
+}
+
+std::vector<BudgetRow> Storage::list_budgets(std::int64_t tenant_id) {
+  auto list = MGW_STORAGE_HOOK(on_budget_list, "store budgets");
+  ErrorText error;
+  Rows rows;
+  check(list(handle_, tenant_id, &rows.sink, &error.sink), error, "list budgets");
+  return std::move(rows.budgets);
+}
+
+std::optional<std::int64_t> Storage::set_budget_limit(std::int64_t budget_id, bool replace,
+                                                      std::int64_t amount) {
+  auto set = MGW_STORAGE_HOOK(on_budget_set_limit, "store budgets");
+  ErrorText error;
+  std::int64_t limit = 0;
+  mgw_status st = set(handle_, budget_id, replace ? 1 : 0, amount, &limit, &error.sink);
+  if (st == MGW_NOT_FOUND) return std::nullopt;
+  check(st, error, "set budget limit");
+  return limit;
+}
+
+bool Storage::delete_budget(std::int64_t budget_id) {
+  auto remove = MGW_STORAGE_HOOK(on_budget_delete, "store budgets");
+  ErrorText error;
+  mgw_status st = remove(handle_, budget_id, &error.sink);
+  if (st == MGW_NOT_FOUND) return false;
+  check(st, error, "delete budget");
+  return true;
+}
+
+LeaseGrant Storage::take_lease(const LeaseRequest& request) {
+  auto take = MGW_STORAGE_HOOK(on_lease_take, "lease budget");
+  mgw_lease_request r{};
+  r.struct_size = sizeof r;
+  r.account = mgw::str(request.account);
+  r.window_start_unix_ms = request.window_start_unix_ms;
+  r.limit = request.limit;
+  r.lease_id = request.lease_id;
+  r.want = request.want;
+  r.at_least = request.at_least;
+  r.expires_unix_ms = request.expires_unix_ms;
+  r.holder = mgw::str(request.holder);
+  mgw_lease_grant g{};
+  g.struct_size = sizeof g;
+  ErrorText error;
+  check(take(handle_, &r, &g, &error.sink), error, "take lease");
+  return LeaseGrant{g.lease_id, g.added, g.granted, g.spent, g.reserved};
+}
+
+void Storage::return_lease(std::int64_t lease_id, std::int64_t keep) {
+  auto give_back = MGW_STORAGE_HOOK(on_lease_return, "lease budget");
+  ErrorText error;
+  check(give_back(handle_, lease_id, keep, &error.sink), error, "return lease");
+}
+
+void Storage::renew_leases(const std::vector<std::int64_t>& lease_ids, std::int64_t expires_unix_ms) {
+  if (lease_ids.empty()) return;
+  auto renew = MGW_STORAGE_HOOK(on_lease_renew, "lease budget");
+  ErrorText error;
+  check(renew(handle_, lease_ids.data(), lease_ids.size(), expires_unix_ms, &error.sink), error,
+        "renew leases");
+}
+
+LedgerState Storage::read_ledger(const std::string& account, std::int64_t window_start_unix_ms,
+                                 std::int64_t now_unix_ms) {
+  auto read = MGW_STORAGE_HOOK(on_ledger_read, "read budget spend");
+  mgw_ledger_state state{};
+  state.struct_size = sizeof state;
+  ErrorText error;
+  check(read(handle_, mgw::str(account), window_start_unix_ms, now_unix_ms, &state, &error.sink), error,
+        "read ledger");
+  return LedgerState{state.spent, state.reserved};
 }
 
 #undef MGW_STORAGE_HOOK

@@ -74,6 +74,77 @@ struct UsageRow {
   std::int64_t prompt_version = 0;
   std::string pii_action;    // "blocked", "masked", "flagged"; empty when nothing was found
   std::string pii_findings;  // {"email":2}: categories and counts, never values; empty for none
+  // Money (ABI 1.2). Amounts in micro-units of currency; prices per million tokens.
+  std::int64_t seq = 0;  // storage's insertion order; set on reads
+  std::string feature;   // X-Feature; empty for none
+  std::int64_t cached_prompt_tokens = 0;
+  std::int64_t cost_micros = 0;
+  std::int64_t price_input_micros = 0;
+  std::int64_t price_output_micros = 0;
+  std::int64_t price_cached_micros = 0;
+  std::string reason;  // internal refusal reason (BUDGET_EXCEEDED, CREDIT_INSUFFICIENT, RATE_LIMITED)
+  // Insert only: the ledger leases this record settles, in its transaction.
+  std::vector<mgw_ledger_charge> charges;
+};
+
+// Filters of GET /v1/usage (see mgw_usage_filter).
+struct UsageFilter {
+  std::int64_t tenant_id = 0;
+  std::int64_t from_unix_ms = 0;
+  std::int64_t to_unix_ms = 0;
+  std::string model;
+  std::optional<std::string> feature;
+  std::int64_t key_id = 0;
+  int status_min = 0;
+  int status_max = 0;
+  int stream = -1;
+  std::int64_t before_seq = 0;
+  std::int64_t limit = 100;
+  std::string group_by;
+};
+
+struct UsageGroup {
+  std::string key;
+  std::int64_t requests = 0;
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+  std::int64_t total_tokens = 0;
+  std::int64_t cost_micros = 0;
+};
+
+struct BudgetRow {
+  std::int64_t id = 0;
+  std::int64_t tenant_id = 0;
+  std::string scope;    // tenant, feature, key, credit
+  std::string subject;  // feature name or key id; empty for tenant and credit
+  std::string name;
+  std::string window;  // hour, day, month, none
+  std::int64_t limit_micros = 0;
+  std::int64_t created_unix_ms = 0;
+};
+
+struct LeaseRequest {
+  std::string account;
+  std::int64_t window_start_unix_ms = 0;
+  std::int64_t limit = 0;
+  std::int64_t lease_id = 0;
+  std::int64_t want = 0;
+  std::int64_t at_least = 0;
+  std::int64_t expires_unix_ms = 0;
+  std::string holder;
+};
+
+struct LeaseGrant {
+  std::int64_t lease_id = 0;
+  std::int64_t added = 0;
+  std::int64_t granted = 0;
+  std::int64_t spent = 0;
+  std::int64_t reserved = 0;
+};
+
+struct LedgerState {
+  std::int64_t spent = 0;
+  std::int64_t reserved = 0;
 };
 
 struct UsageQuery {
@@ -114,6 +185,23 @@ class Storage {
   std::vector<PromptVersionRow> list_prompt_versions(std::int64_t tenant_id, const std::string& name);
   bool activate_prompt_version(std::int64_t tenant_id, const std::string& name,
                                std::int64_t version);  // false: no such version
+
+  // Usage queries, budgets and ledger leases (ABI 1.2). A plugin built
+  // before them throws StorageError with status MGW_UNSUPPORTED from each;
+  // supports_spend_control() says so without a call.
+  bool supports_spend_control() const;
+  std::vector<UsageRow> usage_page(const UsageFilter& filter);
+  std::vector<UsageGroup> usage_totals(const UsageFilter& filter);
+  std::int64_t create_budget(const BudgetRow& budget);          // the new id; MGW_CONFLICT when it exists
+  std::vector<BudgetRow> list_budgets(std::int64_t tenant_id);  // 0: every tenant's
+  // Replaces the limit, or adds `amount` to it; the new limit, or nullopt for an unknown id.
+  std::optional<std::int64_t> set_budget_limit(std::int64_t budget_id, bool replace, std::int64_t amount);
+  bool delete_budget(std::int64_t budget_id);  // false when unknown
+  LeaseGrant take_lease(const LeaseRequest& request);
+  void return_lease(std::int64_t lease_id, std::int64_t keep);
+  void renew_leases(const std::vector<std::int64_t>& lease_ids, std::int64_t expires_unix_ms);
+  LedgerState read_ledger(const std::string& account, std::int64_t window_start_unix_ms,
+                          std::int64_t now_unix_ms);
 
   std::string plugin_name() const { return library_->name(); }
 

@@ -1,6 +1,7 @@
 // The storage hooks, one group per file: storage.cpp (open/close),
-// tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp. plugin_entry.cpp puts them in the table.
-// Every hook is noexcept and returns a status for anything that goes wrong.
+// tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp.
+// plugin_entry.cpp puts them in the table. Every hook is noexcept and returns a status for anything that goes
+// wrong.
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -44,5 +45,26 @@ mgw_status prompt_version_list(mgw_storage* storage, int64_t tenant_id, mgw_str 
                                const mgw_text_sink* error) noexcept;
 mgw_status prompt_activate(mgw_storage* storage, int64_t tenant_id, mgw_str name, int64_t version,
                            const mgw_text_sink* error) noexcept;
+
+// ABI 1.2: usage_query.cpp, budgets.cpp, leases.cpp.
+mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, const mgw_row_sink* out,
+                      const mgw_text_sink* error) noexcept;
+mgw_status usage_totals(mgw_storage* storage, const mgw_usage_filter* filter, const mgw_row_sink* out,
+                        const mgw_text_sink* error) noexcept;
+mgw_status budget_create(mgw_storage* storage, const mgw_budget_record* budget, int64_t* out_id,
+                         const mgw_text_sink* error) noexcept;
+mgw_status budget_list(mgw_storage* storage, int64_t tenant_id, const mgw_row_sink* out,
+                       const mgw_text_sink* error) noexcept;
+mgw_status budget_set_limit(mgw_storage* storage, int64_t budget_id, int32_t replace, int64_t amount,
+                            int64_t* out_limit, const mgw_text_sink* error) noexcept;
+mgw_status budget_delete(mgw_storage* storage, int64_t budget_id, const mgw_text_sink* error) noexcept;
+mgw_status lease_take(mgw_storage* storage, const mgw_lease_request* request, mgw_lease_grant* out,
+                      const mgw_text_sink* error) noexcept;
+mgw_status lease_return(mgw_storage* storage, int64_t lease_id, int64_t keep,
+                        const mgw_text_sink* error) noexcept;
+mgw_status lease_renew(mgw_storage* storage, const int64_t* lease_ids, size_t count, int64_t expires_unix_ms,
+                       const mgw_text_sink* error) noexcept;
+mgw_status ledger_read(mgw_storage* storage, mgw_str account, int64_t window_start_unix_ms,
+                       int64_t now_unix_ms, mgw_ledger_state* out, const mgw_text_sink* error) noexcept;
 
 }  // namespace mgw_sqlite

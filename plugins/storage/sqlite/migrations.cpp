@@ -97,10 +97,80 @@ ALTER TABLE usage_records ADD COLUMN pii_action TEXT NOT NULL DEFAULT '';
 ALTER TABLE usage_records ADD COLUMN pii_findings TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 4: money. Usage records carry their feature, cost and prices;
+// hourly rollups keep usage totals cheap to read; budgets (and each tenant's
+// credit account) with, per ledger account and window, what was spent and the
+// leases processes hold on what is left (see plugin.h, on_lease_take).
+constexpr const char* kMoney = R"sql(
+ALTER TABLE usage_records ADD COLUMN feature TEXT NOT NULL DEFAULT '';
+ALTER TABLE usage_records ADD COLUMN cached_prompt_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE usage_records ADD COLUMN cost_micros INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE usage_records ADD COLUMN price_input_micros INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE usage_records ADD COLUMN price_output_micros INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE usage_records ADD COLUMN price_cached_micros INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE usage_records ADD COLUMN reason TEXT NOT NULL DEFAULT '';
+-- GET /v1/usage pages one tenant's records by id (insertion order), newest first.
+CREATE INDEX usage_records_tenant_id ON usage_records (tenant_id, id);
+
+-- One row per (tenant, hour, and every filterable column): totals over any
+-- filter read these instead of the records.
+CREATE TABLE usage_rollup_hour (
+  tenant_id         INTEGER NOT NULL,
+  hour_start        INTEGER NOT NULL,
+  alias             TEXT    NOT NULL,
+  feature           TEXT    NOT NULL,
+  key_id            INTEGER NOT NULL,
+  http_status       INTEGER NOT NULL,
+  streamed          INTEGER NOT NULL,
+  requests          INTEGER NOT NULL,
+  prompt_tokens     INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  total_tokens      INTEGER NOT NULL,
+  cost_micros       INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, hour_start, alias, feature, key_id, http_status, streamed)
+) WITHOUT ROWID;
+INSERT INTO usage_rollup_hour
+  SELECT tenant_id, created_unix_ms - (created_unix_ms % 3600000), alias, feature, key_id, http_status, streamed,
+         COUNT(*), SUM(prompt_tokens), SUM(completion_tokens), SUM(total_tokens), SUM(cost_micros)
+  FROM usage_records GROUP BY 1, 2, 3, 4, 5, 6, 7;
+
+CREATE TABLE budgets (
+  id              INTEGER PRIMARY KEY,
+  tenant_id       INTEGER NOT NULL REFERENCES tenants(id),
+  scope           TEXT    NOT NULL,
+  subject         TEXT    NOT NULL,
+  name            TEXT    NOT NULL,
+  period          TEXT    NOT NULL,
+  limit_micros    INTEGER NOT NULL,
+  created_unix_ms INTEGER NOT NULL,
+  UNIQUE (tenant_id, scope, subject, period)
+);
+
+CREATE TABLE ledger_windows (
+  account      TEXT    NOT NULL,
+  window_start INTEGER NOT NULL,
+  spent        INTEGER NOT NULL,
+  PRIMARY KEY (account, window_start)
+) WITHOUT ROWID;
+
+CREATE TABLE leases (
+  id              INTEGER PRIMARY KEY,
+  account         TEXT    NOT NULL,
+  window_start    INTEGER NOT NULL,
+  granted         INTEGER NOT NULL,
+  settled         INTEGER NOT NULL,
+  expires_unix_ms INTEGER NOT NULL,
+  returned        INTEGER NOT NULL,
+  holder          TEXT    NOT NULL
+);
+CREATE INDEX leases_account ON leases (account, window_start, expires_unix_ms);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
     Migration{3, "PII action and findings on usage records", kUsagePii},
+    Migration{4, "costs, usage rollups, budgets and ledger leases", kMoney},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -26,6 +26,16 @@ constexpr mgw_storage_hooks kHooks{
     .on_prompt_version_find = &mgw_sqlite::prompt_version_find,
     .on_prompt_version_list = &mgw_sqlite::prompt_version_list,
     .on_prompt_activate = &mgw_sqlite::prompt_activate,
+    .on_usage_page = &mgw_sqlite::usage_page,
+    .on_usage_totals = &mgw_sqlite::usage_totals,
+    .on_budget_create = &mgw_sqlite::budget_create,
+    .on_budget_list = &mgw_sqlite::budget_list,
+    .on_budget_set_limit = &mgw_sqlite::budget_set_limit,
+    .on_budget_delete = &mgw_sqlite::budget_delete,
+    .on_lease_take = &mgw_sqlite::lease_take,
+    .on_lease_return = &mgw_sqlite::lease_return,
+    .on_lease_renew = &mgw_sqlite::lease_renew,
+    .on_ledger_read = &mgw_sqlite::ledger_read,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

@@ -6,10 +6,13 @@
 #include <string_view>
 #include <vector>
 
+#include <modelgw/sdk.hpp>
+
 #include "args.h"
 #include "guard.h"
 #include "hooks.h"
 #include "storage.h"
+#include "usage_rows.h"
 
 namespace mgw_sqlite {
 namespace {
@@ -24,11 +27,11 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 struct UsageRow {
   mgw_usage_record record;
   std::string_view request_id, alias, provider, upstream_model, error_code, prompt_name, pii_action,
-      pii_findings;
+      pii_findings, feature, reason;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   row.request_id = text_arg(row.record.request_id, "request_id");
   row.alias = text_arg(row.record.alias, "alias");
   row.provider = text_arg(row.record.provider, "provider");
@@ -37,6 +40,11 @@ UsageRow check_record(const mgw_usage_record& in) {
   row.prompt_name = text_arg(row.record.prompt_name, "prompt_name");  // empty from a 1.0 host
   row.pii_action = text_arg(row.record.pii_action, "pii_action");     // empty from an older host
   row.pii_findings = text_arg(row.record.pii_findings, "pii_findings");
+  row.feature = text_arg(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
+  row.reason = text_arg(row.record.reason, "reason");
+  if (row.record.charge_count > 0 && row.record.charges == nullptr)
+    throw Failure(MGW_INVALID_ARGUMENT,
+                  "charges: NULL with charge_count " + std::to_string(row.record.charge_count));
   return row;
 }
 
@@ -67,7 +75,8 @@ std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t
 #define MGW_USAGE_COLUMNS                                                                                \
   "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \
   "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms, prompt_name, " \
-  "prompt_version, pii_action, pii_findings"
+  "prompt_version, pii_action, pii_findings, feature, cached_prompt_tokens, cost_micros, "               \
+  "price_input_micros, price_output_micros, price_cached_micros, reason"
 
 void insert_row(Statement& insert, const UsageRow& row) {
   const auto& r = row.record;
@@ -90,8 +99,67 @@ void insert_row(Statement& insert, const UsageRow& row) {
   insert.bind(17, r.prompt_version);
   insert.bind(18, row.pii_action);
   insert.bind(19, row.pii_findings);
+  insert.bind(20, row.feature);
+  insert.bind(21, r.cached_prompt_tokens);
+  insert.bind(22, r.cost_micros);
+  insert.bind(23, r.price_input_micros);
+  insert.bind(24, r.price_output_micros);
+  insert.bind(25, r.price_cached_micros);
+  insert.bind(26, row.reason);
   insert.run();
 }
+
+// The record's hour of the rollups, in the same transaction as the record.
+void add_to_rollup(Statement& upsert, const UsageRow& row) {
+  const auto& r = row.record;
+  upsert.bind(1, r.tenant_id);
+  upsert.bind(2, r.created_unix_ms - (((r.created_unix_ms % 3'600'000) + 3'600'000) % 3'600'000));
+  upsert.bind(3, row.alias);
+  upsert.bind(4, row.feature);
+  upsert.bind(5, r.key_id);
+  upsert.bind(6, std::int64_t{r.http_status});
+  upsert.bind(7, std::int64_t{r.streamed != 0 ? 1 : 0});
+  upsert.bind(8, r.prompt_tokens);
+  upsert.bind(9, r.completion_tokens);
+  upsert.bind(10, r.total_tokens);
+  upsert.bind(11, r.cost_micros);
+  upsert.run();
+}
+
+// What the record's request cost, settled against the leases it was held on:
+// the lease's settled part and its window's spent rise together, so what a
+// ledger counts as spent is exactly what its records say.
+void settle_charges(Connection& c, const UsageRow& row, const mgw_host_api* host) {
+  const auto& r = row.record;
+  for (std::size_t i = 0; i < r.charge_count; ++i) {
+    const mgw_ledger_charge& charge = r.charges[i];
+    if (charge.amount <= 0) continue;
+    auto settle =
+        c.statement("UPDATE leases SET settled = settled + ?2 WHERE id = ?1 RETURNING account, window_start");
+    settle.bind(1, charge.lease_id);
+    settle.bind(2, charge.amount);
+    if (!settle.step()) {
+      // Never fails the batch: the record must be kept. A lease this old was
+      // cleaned up long after its window; say so for the operator.
+      mgw::log(host, MGW_LOG_WARN,
+               "sqlite storage: a usage record charges lease " + std::to_string(charge.lease_id) +
+                   ", which no longer exists; its amount is not counted on any budget");
+      continue;
+    }
+    const std::string account(settle.text(0));
+    const std::int64_t window = settle.int64(1);
+    settle.reset();
+    auto spend = c.statement(
+        "INSERT INTO ledger_windows (account, window_start, spent) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (account, window_start) DO UPDATE SET spent = spent + excluded.spent");
+    spend.bind(1, account);
+    spend.bind(2, window);
+    spend.bind(3, charge.amount);
+    spend.run();
+  }
+}
+
+}  // namespace
 
 void emit_usage(const Statement& row, const mgw_row_sink* out) {
   if (out == nullptr || out->callback_usage == nullptr) return;
@@ -116,15 +184,25 @@ void emit_usage(const Statement& row, const mgw_row_sink* out) {
   record.prompt_version = row.int64(16);
   record.pii_action = row.str(17);
   record.pii_findings = row.str(18);
+  record.feature = row.str(19);
+  record.cached_prompt_tokens = row.int64(20);
+  record.cost_micros = row.int64(21);
+  record.price_input_micros = row.int64(22);
+  record.price_output_micros = row.int64(23);
+  record.price_cached_micros = row.int64(24);
+  record.reason = row.str(25);
+  record.seq = row.int64(26);
   out->callback_usage(out->host_data, &record);
 }
+
+namespace {
 
 // The SELECT for the filters in use. Built from fixed fragments with numbered
 // placeholders (values are always bound), one text per combination of filters,
 // so each variant is prepared once per connection and can use its index; an
 // "(?1 = 0 OR tenant_id = ?1)" form would defeat the indexes.
 std::string query_sql(const mgw_usage_query& q, std::string_view request_id) {
-  std::string sql = "SELECT " MGW_USAGE_COLUMNS " FROM usage_records";
+  std::string sql = "SELECT " MGW_USAGE_SELECT_COLUMNS " FROM usage_records";
   const char* joiner = " WHERE ";
   auto filter = [&](bool used, const char* condition) {
     if (!used) return;
@@ -153,12 +231,28 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
     return db.write([&](Connection& c) {
       // One prepared INSERT, run once per record; the first failure throws and
       // write() rolls the whole batch back.
-      auto insert = c.statement(
-          "INSERT INTO usage_records (" MGW_USAGE_COLUMNS
-          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)");
       for (const auto& row : rows) {
-        insert_row(insert, row);
-        insert.reset();
+        {
+          auto insert =
+              c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
+                          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)");
+          insert_row(insert, row);
+        }
+        {
+          auto upsert = c.statement(
+              "INSERT INTO usage_rollup_hour (tenant_id, hour_start, alias, feature, key_id, http_status, "
+              "streamed, "
+              "requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10, ?11) "
+              "ON CONFLICT DO UPDATE SET requests = requests + 1, prompt_tokens = prompt_tokens + "
+              "excluded.prompt_tokens, "
+              "completion_tokens = completion_tokens + excluded.completion_tokens, "
+              "total_tokens = total_tokens + excluded.total_tokens, cost_micros = cost_micros + "
+              "excluded.cost_micros");
+          add_to_rollup(upsert, row);
+        }
+        settle_charges(c, row, db.host());
       }
       return MGW_OK;
     });

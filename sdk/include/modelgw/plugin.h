@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 1
+#define MGW_ABI_MINOR 2
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -227,6 +227,10 @@ typedef struct mgw_usage {
   int64_t prompt_tokens;
   int64_t completion_tokens;
   int64_t total_tokens;
+  /* ABI 1.2 (check with MGW_HAS_FIELD). Of prompt_tokens, how many the vendor
+   * read from its prompt cache (billed at the cached-input price); 0 when none
+   * or not reported. */
+  int64_t cached_prompt_tokens;
 } mgw_usage;
 
 /* A failure in the spec's terms. OWNERSHIP: borrowed during callback_error. */
@@ -434,6 +438,12 @@ typedef struct mgw_api_key_record {
   int64_t revoked_unix_ms; /* 0 while the key is active */
 } mgw_api_key_record;
 
+/* One settled amount against one lease. */
+typedef struct mgw_ledger_charge {
+  int64_t lease_id;
+  int64_t amount;
+} mgw_ledger_charge;
+
 typedef struct mgw_usage_record {
   uint32_t struct_size;
   mgw_str request_id;
@@ -455,7 +465,23 @@ typedef struct mgw_usage_record {
   int64_t prompt_version; /* its version; 0 for none */
   mgw_str pii_action;     /* "blocked", "masked", "flagged"; len 0 when nothing was found */
   mgw_str pii_findings;   /* JSON object, category -> count, e.g. {"email":2}; len 0 for none */
+  /* ABI 1.2 (check with MGW_HAS_FIELD): money. Amounts are integer micro-units
+   * of the currency (1 USD = 1000000); prices are micro-units per million tokens. */
+  int64_t seq;                  /* assigned by storage: insertion order, rises across processes; ignored on insert */
+  mgw_str feature;              /* the X-Feature the request named; len 0 for none */
+  int64_t cached_prompt_tokens; /* of prompt_tokens, read from the vendor's cache */
+  int64_t cost_micros;          /* what the request cost */
+  int64_t price_input_micros;   /* the prices that applied, per million tokens */
+  int64_t price_output_micros;
+  int64_t price_cached_micros;
+  mgw_str reason;               /* internal refusal reason, e.g. "BUDGET_EXCEEDED"; len 0 for none */
+  /* Insert only: settle these leases (see on_lease_take) in the same
+   * transaction as the record, so that what a ledger counts as spent is
+   * exactly what its records say. NULL/0 for none; NULL on reads. */
+  const mgw_ledger_charge* charges;
+  size_t charge_count;
 } mgw_usage_record;
+
 
 /* Filters for on_usage_query; a zero / empty field does not filter. */
 typedef struct mgw_usage_query {
@@ -468,6 +494,90 @@ typedef struct mgw_usage_query {
                             negative is MGW_INVALID_ARGUMENT */
 } mgw_usage_query;
 
+/* ABI 1.2: filters for on_usage_page and on_usage_totals. A zero / empty
+ * field does not filter, except tenant_id, which always does. */
+typedef struct mgw_usage_filter {
+  uint32_t struct_size;
+  int64_t tenant_id;
+  int64_t from_unix_ms; /* created_unix_ms >= this; 0: no lower bound */
+  int64_t to_unix_ms;   /* created_unix_ms < this; 0: no upper bound */
+  mgw_str model;        /* the alias asked for */
+  int32_t has_feature;  /* non-zero: feature must equal `feature` (len 0: requests that named none) */
+  mgw_str feature;
+  int64_t key_id;
+  int32_t status_min; /* http_status in [status_min, status_max]; both 0: any */
+  int32_t status_max;
+  int32_t stream;      /* -1: any; 0: not streamed; 1: streamed */
+  int64_t before_seq;  /* on_usage_page: only records with seq < this; 0: from the newest */
+  int64_t limit;       /* on_usage_page: at most this many (1..1000), by seq descending */
+  /* on_usage_totals: "" for one row over the whole filter, or "hour", "day"
+   * (UTC; key is the bucket's start in Unix ms, as decimal), "model", "feature", "key". */
+  mgw_str group_by;
+} mgw_usage_filter;
+
+/* Sums over usage records. key: see mgw_usage_filter.group_by; len 0 for totals. */
+typedef struct mgw_usage_group {
+  uint32_t struct_size;
+  mgw_str key;
+  int64_t requests;
+  int64_t prompt_tokens;
+  int64_t completion_tokens;
+  int64_t total_tokens;
+  int64_t cost_micros;
+} mgw_usage_group;
+
+/* ABI 1.2: a spending limit of one tenant. `scope` is "tenant", "feature"
+ * (subject: the feature name), "key" (subject: the API key id, decimal) or
+ * "credit" (the tenant's prepaid account: window "none", limit_micros is
+ * everything ever topped up, so the balance is limit_micros - spent). */
+typedef struct mgw_budget_record {
+  uint32_t struct_size;
+  int64_t id; /* assigned by storage on create */
+  int64_t tenant_id;
+  mgw_str scope;
+  mgw_str subject;
+  mgw_str name;   /* the operator's label; may be empty */
+  mgw_str window; /* "hour", "day", "month" (reset at the next UTC boundary) or "none" */
+  int64_t limit_micros;
+  int64_t created_unix_ms;
+} mgw_budget_record;
+
+/* ABI 1.2: a ledger is a limited quantity per window (a budget's money, a rate
+ * limit's requests or tokens), named by an `account` string the host chooses.
+ * Several processes share one ledger through leases: each takes a slice of
+ * what is left, spends it in memory, and settles what it spent through the
+ * charges of usage records. Storage keeps, atomically,
+ *     spent + (granted - settled of every live lease) <= limit
+ * where a lease is live until it is returned or its expiry passes (so the
+ * slice of a process that died is freed after a bound). */
+typedef struct mgw_lease_request {
+  uint32_t struct_size;
+  mgw_str account;
+  int64_t window_start_unix_ms; /* the window the lease is for; 0 for a ledger without windows */
+  int64_t limit;                /* the window's limit, as the host knows it now */
+  int64_t lease_id;             /* 0: a new lease; otherwise grow this live lease */
+  int64_t want;                 /* add up to this much... */
+  int64_t at_least;             /* ...but nothing when less than this is free */
+  int64_t expires_unix_ms;      /* the lease's new expiry */
+  mgw_str holder;               /* who holds it (host, pid), for operators */
+} mgw_lease_request;
+
+typedef struct mgw_lease_grant {
+  uint32_t struct_size;
+  int64_t lease_id; /* the lease (new or grown); 0 when nothing was granted and none existed */
+  int64_t added;    /* how much this call added: 0 or in [at_least, want] */
+  int64_t granted;  /* the lease's total so far */
+  int64_t spent;    /* the window's settled spend */
+  int64_t reserved; /* the window's live unsettled lease amounts, this one included */
+} mgw_lease_grant;
+
+/* A window's standing, for reports. */
+typedef struct mgw_ledger_state {
+  uint32_t struct_size;
+  int64_t spent;
+  int64_t reserved; /* live unsettled lease amounts */
+} mgw_ledger_state;
+
 /* Where rows go. THREADING: call only during the hook it was passed to. */
 typedef struct mgw_row_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
@@ -476,6 +586,9 @@ typedef struct mgw_row_sink {
   void (*callback_api_key)(void* host_data, const mgw_api_key_record* row);
   void (*callback_usage)(void* host_data, const mgw_usage_record* row);
   void (*callback_prompt_version)(void* host_data, const mgw_prompt_version_record* row);
+  /* ABI 1.2 */
+  void (*callback_budget)(void* host_data, const mgw_budget_record* row);
+  void (*callback_usage_group)(void* host_data, const mgw_usage_group* row);
 } mgw_row_sink;
 
 /* Every hook except on_storage_open/close may be called concurrently from any
@@ -549,6 +662,53 @@ typedef struct mgw_storage_hooks {
    * is no such prompt or version. */
   mgw_status (*on_prompt_activate)(mgw_storage* storage, int64_t tenant_id, mgw_str name, int64_t version,
                                    const mgw_text_sink* error);
+
+  /* ABI 1.2: usage queries, budgets and leases. A plugin without them (a
+   * shorter table) leaves the host without spend control: it refuses to
+   * start with budgets or rate limits configured.
+   *
+   * Records of filter->tenant_id matching the filter, by seq descending, at
+   * most filter->limit, through callback_usage. */
+  mgw_status (*on_usage_page)(mgw_storage* storage, const mgw_usage_filter* filter, const mgw_row_sink* out,
+                              const mgw_text_sink* error);
+  /* Sums over every record matching the filter (before_seq and limit ignored),
+   * through callback_usage_group: one row for group_by "", else one per group
+   * that has records, ordered by key. Must not scan every record of a busy
+   * tenant: keep rollups as records are inserted. */
+  mgw_status (*on_usage_totals)(mgw_storage* storage, const mgw_usage_filter* filter, const mgw_row_sink* out,
+                                const mgw_text_sink* error);
+  /* MGW_CONFLICT when the tenant already has a budget of this scope, subject
+   * and window; MGW_INVALID_ARGUMENT for an unknown tenant. */
+  mgw_status (*on_budget_create)(mgw_storage* storage, const mgw_budget_record* budget, int64_t* out_id,
+                                 const mgw_text_sink* error);
+  /* A tenant's budgets, or all when tenant_id is 0, by id. */
+  mgw_status (*on_budget_list)(mgw_storage* storage, int64_t tenant_id, const mgw_row_sink* out,
+                               const mgw_text_sink* error);
+  /* Sets limit_micros to `limit` (replace non-zero) or adds `delta` to it
+   * (replace zero), atomically; writes the new limit. MGW_NOT_FOUND for an
+   * unknown id; MGW_INVALID_ARGUMENT when the result would be negative or
+   * overflow. */
+  mgw_status (*on_budget_set_limit)(mgw_storage* storage, int64_t budget_id, int32_t replace, int64_t amount,
+                                    int64_t* out_limit, const mgw_text_sink* error);
+  /* MGW_NOT_FOUND for an unknown id. */
+  mgw_status (*on_budget_delete)(mgw_storage* storage, int64_t budget_id, const mgw_text_sink* error);
+  /* Takes or grows a lease in one transaction (see mgw_lease_request); also
+   * renews its expiry. A request for a lease that is gone (returned, lapsed)
+   * is answered as for a new one. */
+  mgw_status (*on_lease_take)(mgw_storage* storage, const mgw_lease_request* request, mgw_lease_grant* out,
+                              const mgw_text_sink* error);
+  /* Ends a lease: its granted amount becomes `keep` (what the holder settled
+   * or will settle through records still being written), freeing the rest.
+   * Unknown ids are OK. */
+  mgw_status (*on_lease_return)(mgw_storage* storage, int64_t lease_id, int64_t keep,
+                                const mgw_text_sink* error);
+  /* Moves the expiry of these live leases to expires_unix_ms. */
+  mgw_status (*on_lease_renew)(mgw_storage* storage, const int64_t* lease_ids, size_t count,
+                               int64_t expires_unix_ms, const mgw_text_sink* error);
+  /* The standing of one account's window; zeros for one never used.
+   * now_unix_ms decides which leases are live. */
+  mgw_status (*on_ledger_read)(mgw_storage* storage, mgw_str account, int64_t window_start_unix_ms,
+                               int64_t now_unix_ms, mgw_ledger_state* out, const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 #ifdef __cplusplus

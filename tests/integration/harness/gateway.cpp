@@ -65,6 +65,7 @@ std::string make_temp_dir() {
 }
 
 std::string render_config(const GatewayOptions& o, const std::string& dir, int port, int dead_port) {
+  const std::string db = o.db_path.empty() ? dir + "/modelgw.db" : o.db_path;
   std::ostringstream y;
   y << "server:\n"
     << "  listen: \"127.0.0.1:" << port << "\"\n"
@@ -72,7 +73,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
     << o.extra_server_yaml << "storage:\n"
     << "  plugin: sqlite\n"
     << "  options:\n"
-    << "    path: \"" << dir << "/modelgw.db\"\n"
+    << "    path: \"" << db << "\"\n"
     << "plugins:\n"
     << "  dir: \"" << MODELGW_PLUGIN_DIR << "\"\n"
     << "auth:\n"
@@ -106,14 +107,14 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
   y << "    connect_timeout_ms: 1000\n" << o.extra_providers_yaml << "catalog:\n";
   for (const auto& e : o.catalog) {
     y << "  " << e.alias << ": { provider: " << e.provider << ", model: \"" << e.model
-      << "\", context_window: 128000 }\n";
+      << "\", context_window: 128000, prices: { input: 0.15, output: 0.60, cached_input: 0.075 } }\n";
   }
   for (const auto& t : o.tiers) {
     y << "  " << t.alias << ": { route: [";
     for (std::size_t i = 0; i < t.route.size(); ++i) y << (i ? ", " : "") << t.route[i];
     y << "] }\n";
   }
-  y << o.extra_catalog_yaml;
+  y << o.extra_catalog_yaml << o.extra_yaml;
   return y.str();
 }
 

@@ -53,6 +53,9 @@ struct GatewayOptions {
   std::string extra_server_yaml;     // lines under `server:`, indented two spaces
   std::string extra_provider_yaml;   // lines added to every provider, indented four spaces
   std::string pii_yaml;              // a whole `pii:` section; empty: the defaults (flag)
+  std::string extra_yaml;            // whole top-level sections (budget:, rate_limits:), appended
+  std::string db_path;               // the SQLite file; empty: one in the gateway's temp dir.
+                                     // Two gateways given one path share a store (scale-out tests).
   std::string openai_base_url;       // replaces the fake's address for provider "openai"
   std::string openai_ca_file;        // ca_file of provider "openai"
   Env env;                           // added to the gateway's environment
@@ -70,7 +73,7 @@ class Gateway {
 
   const std::string& dir() const { return dir_; }
   const std::string& config_path() const { return config_path_; }
-  std::string db_path() const { return dir_ + "/modelgw.db"; }
+  std::string db_path() const { return options_.db_path.empty() ? dir_ + "/modelgw.db" : options_.db_path; }
   std::string log_path() const { return dir_ + "/gateway.stderr.log"; }
   int port() const { return port_; }
   int dead_port() const { return dead_port_; }

@@ -1,0 +1,62 @@
+// GET /v1/usage and GET /v1/budgets: the caller's tenant's records and
+// standing, read from the store on the blocking pool.
+#include "api/router.h"
+
+#include "budget/budget_report.h"
+#include "usage/usage_query.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace modelgw::api {
+namespace {
+
+std::int64_t now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal& principal) {
+  const std::string query(call.request().query());
+  auto answer = co_await net::offload(deps_.auth.blocking, [&]() -> usage::UsageAnswer {
+    try {
+      usage::StorageUsageStore store(deps_.storage);
+      return usage::answer_usage_query(query, principal.tenant_id, store, now_ms());
+    } catch (const std::exception& e) {
+      spdlog::error("request {}: usage query failed: {}", call.request_id(), e.what());
+      usage::UsageAnswer failed;
+      failed.error = http::internal_error("the gateway's storage failed; retry shortly");
+      return failed;
+    }
+  });
+  if (answer.error) {
+    call.send_error(*answer.error);
+    co_return;
+  }
+  std::string body;
+  http::append_with_request_id(body, answer.body, call.request_id());
+  call.send_json(200, body);
+}
+
+net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principal& principal) {
+  auto body = co_await net::offload(deps_.auth.blocking, [&]() -> std::optional<std::string> {
+    try {
+      return budget::budgets_report(deps_.storage, principal.tenant_id, now_ms()).dump();
+    } catch (const std::exception& e) {
+      spdlog::error("request {}: budgets query failed: {}", call.request_id(), e.what());
+      return std::nullopt;
+    }
+  });
+  if (!body) {
+    call.send_error(http::internal_error("the gateway's storage failed; retry shortly"));
+    co_return;
+  }
+  std::string out;
+  http::append_with_request_id(out, *body, call.request_id());
+  call.send_json(200, out);
+}
+
+}  // namespace modelgw::api

@@ -1,0 +1,92 @@
+// The spend step of a chat request, between routing and the upstream call:
+// rate limits (requests and tokens per minute) and money (budgets of the
+// tenant, of its feature, of its key, and its credit account) are held in one
+// atomic step, before anything is sent upstream, for the most the request can
+// cost. The output limit that hold covers is what the upstream is told, so a
+// vendor cannot spend past it. After the response, settle() turns the hold
+// into the real amounts, carried to the store as charges of the usage record.
+#pragma once
+
+#include "auth/principal.h"
+#include "budget/ledger.h"
+#include "budget/tenant_spend.h"
+#include "http/api_error.h"
+#include "net/blocking_pool.h"
+
+#include <modelgw/pricing.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace modelgw::budget {
+
+struct SpendRequest {
+  const auth::Principal* principal = nullptr;
+  const TenantSpend* spend = nullptr;
+  std::string_view feature;                       // X-Feature; empty for none
+  std::int64_t prompt_tokens = 0;                 // counted for the route's models (the most of them)
+  std::optional<std::int64_t> client_max_tokens;  // what the client asked for, if anything
+  std::int64_t default_output_tokens = 0;         // the output size when the client set none
+  pricing::Prices prices;                         // the dearest the route may reach
+};
+
+struct Admission {
+  enum Kind { money, requests, tokens };
+  struct Part {
+    Kind kind = money;
+    Account account;
+    const plugins::BudgetRow* budget = nullptr;  // for money
+    std::string who;                             // for rate limits: "tenant 'acme'" or "API key 12"
+  };
+  std::vector<Part> parts;  // one per draw of `hold`, in order
+  Hold hold;
+  std::int64_t output_tokens = 0;  // the output limit the hold covers; 0 when nothing limits money
+  std::int64_t hold_micros = 0;    // the most the request may cost
+  bool clamped = false;            // the client set no limit and output_tokens is less than the default
+  std::optional<http::ApiError> refusal;
+  std::string reason;  // BUDGET_EXCEEDED, CREDIT_INSUFFICIENT or RATE_LIMITED with a refusal
+  std::vector<std::pair<std::string, std::string>>
+      headers;  // x-ratelimit-* (a 429's Retry-After is in refusal)
+  bool holds_money() const;
+};
+
+struct AdmissionOptions {
+  std::int64_t min_output_tokens = 16;  // a clamp that leaves fewer output tokens refuses instead
+};
+
+class SpendControl {
+ public:
+  SpendControl(Ledger& ledger, net::BlockingPool& blocking, AdmissionOptions options,
+               Ledger::Clock now_unix_ms)
+      : ledger_(ledger), blocking_(blocking), options_(options), now_(std::move(now_unix_ms)) {}
+
+  // Holds what the request may cost, or says why not (402, 429; 503 when the
+  // store cannot be reached for a lease: nothing is ever served without a hold).
+  net::Task<Admission> admit(SpendRequest request);
+
+  // The response ended: settles the hold at the real cost and tokens; the
+  // charges go on the usage record. A refused or failed request releases.
+  void settle(Admission& admission, std::int64_t cost_micros, std::int64_t total_tokens,
+              std::vector<mgw_ledger_charge>& charges);
+  void release(Admission& admission) { ledger_.release(admission.hold); }
+
+ private:
+  std::vector<Draw> draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros) const;
+  void rate_headers(Admission& admission);
+  http::ApiError budget_refusal(const Admission::Part& part, std::int64_t needed, Admission& admission);
+  http::ApiError rate_refusal(const Admission::Part& part, Admission& admission);
+
+  Ledger& ledger_;
+  net::BlockingPool& blocking_;
+  AdmissionOptions options_;
+  Ledger::Clock now_;
+};
+
+// OpenAI's x-ratelimit-reset-* value: "250ms", "17s", "1m0s".
+std::string format_reset(std::int64_t ms);
+
+}  // namespace modelgw::budget

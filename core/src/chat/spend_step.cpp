@@ -1,0 +1,96 @@
+#include "chat/spend_step.h"
+
+#include "chat/body_members.h"
+
+#include <modelgw/tokenizer.h>
+
+#include <algorithm>
+#include <map>
+
+namespace modelgw::chat {
+
+std::optional<http::ApiError> check_feature(std::string_view feature) {
+  const bool ok =
+      !feature.empty() && feature.size() <= 64 && std::all_of(feature.begin(), feature.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+               c == '_' || c == ':' || c == '-';
+      });
+  if (ok) return std::nullopt;
+  return http::bad_request("invalid_parameter",
+                           "the X-Feature header must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' "
+                           "and '-' (got " +
+                               std::to_string(feature.size()) + " bytes)",
+                           "X-Feature");
+}
+
+budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request) {
+  budget::SpendRequest out;
+  out.client_max_tokens = request.max_tokens;
+  // One count per tokenizer: a tier's models often share one.
+  std::map<const tokenizer::Encoding*, std::int64_t> counted;
+  for (const RoutePlan& plan : routing.plans) {
+    const catalog::ModelRoute& route = *plan.route;
+    std::int64_t prompt = plan.prompt_tokens;
+    if (prompt == 0) {
+      auto [it, fresh] = counted.try_emplace(route.encoding, 0);
+      if (fresh)
+        it->second = static_cast<std::int64_t>(tokenizer::count_chat_prompt(route.encoding, request.doc));
+      prompt = it->second;
+    }
+    out.prompt_tokens = std::max(out.prompt_tokens, prompt);
+    const pricing::Prices& p = route.prices;
+    out.prices.input = std::max(out.prices.input, p.input);
+    out.prices.output = std::max(out.prices.output, p.output);
+    out.prices.cached_input = std::max(out.prices.cached_input, p.cached_input);
+  }
+  for (const RoutePlan& plan : routing.plans) {
+    const auto& entry = plan.route->entry;
+    // The catalog's default output, else what the window leaves, else a
+    // modest default: a hold is never for "unbounded".
+    std::int64_t output = entry.max_output_tokens;
+    if (output == 0 && entry.context_window > 0) output = entry.context_window - out.prompt_tokens;
+    if (output <= 0) output = 4096;
+    out.default_output_tokens = std::max(out.default_output_tokens, output);
+  }
+  return out;
+}
+
+void limit_output(Routing& routing, std::string_view body, std::int64_t output_tokens) {
+  const std::string value = std::to_string(output_tokens);
+  for (RoutePlan& plan : routing.plans) {
+    // The name the model takes: reasoning models only max_completion_tokens.
+    const bool classic = plan.route->supports_parameter("max_tokens") ||
+                         !plan.route->supports_parameter("max_completion_tokens");
+    const char* name = classic ? "max_tokens" : "max_completion_tokens";
+    const std::string_view source = plan.body.empty() ? body : std::string_view(plan.body);
+    auto edited = with_member(source, name, value);
+    if (!edited) {
+      auto doc = nlohmann::json::parse(source, nullptr, false);
+      if (!doc.is_object()) continue;
+      doc[name] = output_tokens;
+      edited = doc.dump();
+    }
+    plan.body = std::move(*edited);
+    plan.default_max_tokens = output_tokens;
+  }
+}
+
+void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::SpendControl* spend) {
+  auto& row = outcome.row;
+  if (!row.alias.empty()) {
+    const auto* routes = catalog.resolve(row.alias);
+    if (routes != nullptr && routes->size() == 1 && !routes->front()->entry.is_tier()) {
+      const pricing::Prices& p = routes->front()->prices;
+      row.price_input_micros = p.input;
+      row.price_output_micros = p.output;
+      row.price_cached_micros = p.cached_input;
+      row.cost_micros =
+          pricing::cost_micros(p, row.prompt_tokens, row.cached_prompt_tokens, row.completion_tokens);
+    }
+  }
+  if (spend == nullptr || !outcome.admission) return;
+  const std::int64_t tokens = std::max(row.total_tokens, row.prompt_tokens + row.completion_tokens);
+  spend->settle(*outcome.admission, row.cost_micros, tokens, row.charges);
+}
+
+}  // namespace modelgw::chat

@@ -1,0 +1,33 @@
+// The chat path's spend step (budget/admission does the holding): what the
+// request may cost on its route, held before the upstream call and the
+// output limit the hold covers written into what each model is sent; after
+// the response, the real cost priced and settled onto the usage record.
+#pragma once
+
+#include "budget/admission.h"
+#include "catalog/catalog.h"
+#include "chat/chat_request.h"
+#include "chat/outcome.h"
+#include "chat/route_plan.h"
+#include "http/server_call.h"
+
+#include <string_view>
+
+namespace modelgw::chat {
+
+// X-Feature: 1 to 64 of A-Z a-z 0-9 . _ : - ; an error naming the header otherwise.
+std::optional<http::ApiError> check_feature(std::string_view feature);
+
+// The hold's inputs for this route: the most prompt tokens any of its models
+// counts, the dearest prices it may reach, the largest default output.
+budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request);
+
+// Writes the output limit into every plan's body (for a client that set
+// none): the vendor is told what the hold covers.
+void limit_output(Routing& routing, std::string_view body, std::int64_t output_tokens);
+
+// Prices the record from the model that served it (the catalog's prices for
+// its alias) and settles the hold onto the record's charges.
+void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::SpendControl* spend);
+
+}  // namespace modelgw::chat
