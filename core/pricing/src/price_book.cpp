@@ -1,8 +1,9 @@
 // The built-in dataset, read once on first use (at start-up, when the
 // catalog is priced), then looked up by the package's own match rules.
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <modelgw/pricing.h>
 
-#include <re2/re2.h>
+#include <pcre2.h>
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -17,12 +18,39 @@ extern const std::string_view kDataset;
 
 namespace {
 
+// A dataset regex. The dataset's are JavaScript regexes with lookaheads, so
+// PCRE2 (already the tokenizer's engine), not RE2. Matched at start-up only.
+class Pattern {
+ public:
+  explicit Pattern(const std::string& text) {
+    int error = 0;
+    PCRE2_SIZE offset = 0;
+    code_ = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), PCRE2_UTF, &error, &offset,
+                          nullptr);
+  }
+  ~Pattern() { pcre2_code_free(code_); }
+  Pattern(const Pattern&) = delete;
+  Pattern& operator=(const Pattern&) = delete;
+
+  bool search(std::string_view subject) const {
+    if (code_ == nullptr) return false;  // a pattern PCRE2 cannot compile matches nothing
+    pcre2_match_data* data = pcre2_match_data_create_from_pattern(code_, nullptr);
+    const int rc =
+        pcre2_match(code_, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0, 0, data, nullptr);
+    pcre2_match_data_free(data);
+    return rc >= 0;
+  }
+
+ private:
+  pcre2_code* code_ = nullptr;
+};
+
 // One node of a match rule: equals, starts_with, ends_with, contains, regex,
 // or (any child), and (every child).
 struct Rule {
   enum Kind { equals, starts_with, ends_with, contains, regex, any, every, never } kind = never;
   std::string text;
-  std::shared_ptr<const RE2> pattern;
+  std::shared_ptr<const Pattern> pattern;
   std::vector<Rule> children;
 
   bool matches(std::string_view model) const {
@@ -36,7 +64,7 @@ struct Rule {
       case contains:
         return model.find(text) != std::string_view::npos;
       case regex:
-        return pattern && pattern->ok() && RE2::PartialMatch(model, *pattern);
+        return pattern && pattern->search(model);
       case any:
         for (const auto& c : children) {
           if (c.matches(model)) return true;
@@ -66,7 +94,7 @@ Rule rule_of(const nlohmann::json& j) {
     if (key == "contains") r.kind = Rule::contains;
     if (key == "regex") {
       r.kind = Rule::regex;
-      r.pattern = std::make_shared<const RE2>(r.text, RE2::Quiet);
+      r.pattern = std::make_shared<const Pattern>(r.text);
     }
   } else if (value.is_array() && (key == "or" || key == "and")) {
     r.kind = key == "or" ? Rule::any : Rule::every;

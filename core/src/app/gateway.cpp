@@ -10,6 +10,7 @@
 #include "budget/ledger.h"
 #include "budget/ledger_keeper.h"
 #include "catalog/catalog.h"
+#include "catalog/catalog_prices.h"
 #include "chat/chat_endpoint.h"
 #include "chat/secret_redactor.h"
 #include "http/listener.h"
@@ -85,24 +86,6 @@ std::int64_t now_unix_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-// The price dataset's vendor for a provider plugin.
-std::string_view price_vendor(std::string_view plugin) {
-  if (plugin == "gemini") return "google";
-  return plugin;  // openai, anthropic
-}
-
-// Every concrete model is costed before anything is served: the catalog's
-// prices, else the dataset's; neither stops start-up naming the model.
-pricing::Prices prices_of(const config::CatalogEntry& entry, const config::ProviderConfig& provider) {
-  if (entry.prices) return *entry.prices;
-  if (auto found = pricing::builtin_prices(price_vendor(provider.plugin), entry.model)) return *found;
-  throw config::ConfigError(
-      "catalog." + entry.alias + ": no price for model '" + entry.model + "' of provider '" + provider.name +
-      "' in the price dataset (@pydantic/genai-prices " + std::string(pricing::dataset_version()) +
-      "); set prices: {input: USD, output: USD} per million tokens (0 for a self-hosted "
-      "model)");
-}
-
 std::string holder_name() {
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
@@ -168,7 +151,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);
     route.supports.insert(entry.supports.begin(), entry.supports.end());
     for (const auto& pc : config.providers) {
-      if (pc.name == entry.provider) route.prices = prices_of(entry, pc);
+      if (pc.name == entry.provider) route.prices = catalog::prices_of(entry, pc);
     }
     s.catalog.add(std::move(route));
   }

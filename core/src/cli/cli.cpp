@@ -2,6 +2,7 @@
 
 #include "admin/admin_service.h"
 #include "app/gateway.h"
+#include "catalog/catalog_prices.h"
 #include "cli/arguments.h"
 #include "config/config_loader.h"
 #include "logging/logging.h"
@@ -160,6 +161,12 @@ int cmd_check_config(const Arguments& args) {
     auto lib = plugins::PluginLibrary::load(plugins::resolve_plugin_path(cfg.plugins_dir, MGW_KIND_PII, mode),
                                             MGW_KIND_PII);
     plugins::PiiMode instance(lib, mode, options);
+  }
+  // Every concrete model must be priced (the catalog's prices or the dataset's).
+  for (const auto& [alias, entry] : cfg.catalog) {
+    for (const auto& pc : cfg.providers) {
+      if (!entry.is_tier() && pc.name == entry.provider) (void)catalog::prices_of(entry, pc);
+    }
   }
   for (const auto& var : cfg.unset_env_vars) std::cerr << "warning: ${" << var << "} is not set\n";
   std::cout << path << ": OK (" << cfg.providers.size() << " providers, " << cfg.catalog.size() << " models, "

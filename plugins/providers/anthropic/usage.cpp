@@ -45,7 +45,9 @@ mgw_usage reported_usage(const TokenCounts& counts, int64_t host_prompt, std::si
   const int64_t prompt = counts.has_prompt() ? counts.prompt() : std::clamp<int64_t>(host_prompt, 0, kMax);
   const int64_t completion =
       counts.has_completion() ? counts.completion() : static_cast<int64_t>((generated_bytes + 3) / 4);
-  return mgw::usage(prompt, completion);
+  mgw_usage u = mgw::usage(prompt, completion);
+  u.cached_prompt_tokens = counts.has_prompt() ? std::min(counts.cached(), prompt) : 0;
+  return u;
 }
 
 Json usage_json(const mgw_usage& usage) {
@@ -53,6 +55,9 @@ Json usage_json(const mgw_usage& usage) {
   j["prompt_tokens"] = usage.prompt_tokens;
   j["completion_tokens"] = usage.completion_tokens;
   j["total_tokens"] = usage.total_tokens;
+  // As OpenAI reports a prompt cache hit.
+  if (usage.cached_prompt_tokens > 0)
+    j["prompt_tokens_details"] = Json{{"cached_tokens", usage.cached_prompt_tokens}};
   return j;
 }
 

@@ -24,6 +24,8 @@ class TokenCounts {
   // input + cache_creation + cache_read.
   int64_t prompt() const noexcept;
   int64_t completion() const noexcept { return output_; }
+  // Of prompt(), what the vendor read from its prompt cache.
+  int64_t cached() const noexcept { return cache_read_; }
 
  private:
   int64_t input_ = 0;

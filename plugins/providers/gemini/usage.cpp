@@ -1,5 +1,7 @@
 #include "usage.h"
 
+#include <algorithm>
+
 #include <modelgw/sdk.hpp>
 
 #include <limits>
@@ -39,6 +41,7 @@ Usage read_usage(const Json& usage_metadata) {
   u.counts.completion_tokens = saturating_add(candidates, or_zero(thoughts));
   u.counts.total_tokens = total >= 0 ? total : saturating_add(prompt, u.counts.completion_tokens);
   u.cached_tokens = count_member(usage_metadata, "cachedContentTokenCount");
+  u.counts.cached_prompt_tokens = std::clamp<int64_t>(u.cached_tokens, 0, prompt);
   u.reasoning_tokens = thoughts;
   return u;
 }

@@ -54,6 +54,10 @@ mgw_usage read_usage(const Json& usage) {
   if (!has_total) {
     u.total_tokens = saturating_add(u.prompt_tokens, u.completion_tokens);
   }
+  // prompt_tokens_details.cached_tokens: the prompt cache hit, billed at the cached-input price.
+  if (auto details = usage.find("prompt_tokens_details"); details != usage.end() && details->is_object()) {
+    u.cached_prompt_tokens = std::min(count_member(*details, "cached_tokens", unused), u.prompt_tokens);
+  }
   return u;
 }
 
@@ -113,6 +117,8 @@ Json usage_json(const mgw_usage& usage) {
   j["prompt_tokens"] = usage.prompt_tokens;
   j["completion_tokens"] = usage.completion_tokens;
   j["total_tokens"] = usage.total_tokens;
+  if (usage.cached_prompt_tokens > 0)
+    j["prompt_tokens_details"] = Json{{"cached_tokens", usage.cached_prompt_tokens}};
   return j;
 }
 

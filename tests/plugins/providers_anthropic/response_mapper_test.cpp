@@ -97,8 +97,9 @@ TEST(Response, PromptTokensIncludeCacheWritesAndReads) {
   EXPECT_EQ(r.usage->prompt_tokens, 472 + 100 + 2048);
   EXPECT_EQ(r.usage->completion_tokens, 89);
   EXPECT_EQ(r.usage->total_tokens, 472 + 100 + 2048 + 89);
-  EXPECT_EQ(r.body["usage"],
-            Json::parse(R"({"prompt_tokens":2620,"completion_tokens":89,"total_tokens":2709})"));
+  EXPECT_EQ(r.usage->cached_prompt_tokens, 2048) << "cache reads are billed at the cached-input price";
+  EXPECT_EQ(r.body["usage"], Json::parse(R"({"prompt_tokens":2620,"completion_tokens":89,"total_tokens":2709,
+    "prompt_tokens_details":{"cached_tokens":2048}})"));
 }
 
 TEST(Response, ThinkingBlocksAreLeftOut) {

@@ -113,6 +113,7 @@ TEST(ParseResponse, ReportsCachedAndReasoningTokens) {
     "prompt_tokens_details": {"cached_tokens": 4}, "completion_tokens_details": {"reasoning_tokens": 1021}})"));
   EXPECT_EQ(r.usage->completion_tokens, 1030);
   EXPECT_EQ(r.usage->total_tokens, 1042);
+  EXPECT_EQ(r.usage->cached_prompt_tokens, 4);
 }
 
 TEST(ParseResponse, ABlockedPromptIsAFilteredCompletionNotAnError) {

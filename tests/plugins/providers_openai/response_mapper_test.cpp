@@ -28,6 +28,22 @@ TEST(ParseResponse, ReportsTheVendorsUsageBeforeTheBody) {
   EXPECT_EQ(out.events, (std::vector<std::string>{"usage", "body"}));
 }
 
+TEST(ParseResponse, ReportsCachedPromptTokens) {
+  Provider p;
+  Recorder out;
+  Json wire = Json::parse(fixture("chat_completion.json"));
+  wire["usage"]["prompt_tokens_details"] = {{"cached_tokens", 12}};
+  p.parse(CallContext{}, 200, wire.dump(), out);
+  ASSERT_TRUE(out.rec.usage.has_value());
+  EXPECT_EQ(out.rec.usage->cached_prompt_tokens, 12);
+  EXPECT_EQ(Json::parse(out.rec.body)["usage"]["prompt_tokens_details"]["cached_tokens"], 12);
+  // More cached than prompt tokens (a vendor bug) is capped at the prompt.
+  Recorder capped;
+  wire["usage"]["prompt_tokens_details"]["cached_tokens"] = 1000;
+  p.parse(CallContext{}, 200, wire.dump(), capped);
+  EXPECT_EQ(capped.rec.usage->cached_prompt_tokens, 19);
+}
+
 TEST(ParseResponse, RemovesTheVendorsRequestId) {
   Provider p;
   Recorder out;

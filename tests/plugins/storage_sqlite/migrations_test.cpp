@@ -8,7 +8,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 3;
+constexpr int64_t kCurrentVersion = 4;
 
 class MigrationsTest : public StorageTest {};
 
@@ -21,11 +21,22 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('api_keys') ORDER BY cid"),
               ElementsAre("id", "tenant_id", "key_hash", "display_prefix", "scopes", "created_unix_ms",
                           "revoked_unix_ms"));
-  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
-              ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
-                          "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
-                          "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name",
-                          "prompt_version", "pii_action", "pii_findings"));
+  EXPECT_THAT(
+      raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
+      ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
+                  "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
+                  "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version",
+                  "pii_action", "pii_findings", "feature", "cached_prompt_tokens", "cost_micros",
+                  "price_input_micros", "price_output_micros", "price_cached_micros", "reason"));
+  // Version 4: budgets, ledger windows, leases and the hourly usage rollups.
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('budgets') ORDER BY cid"),
+              ElementsAre("id", "tenant_id", "scope", "subject", "name", "period", "limit_micros",
+                          "created_unix_ms"));
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_table_info('ledger_windows') WHERE pk > 0"),
+            "account,window_start");
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_tenant_id')"),
+            "tenant_id,id");
+  EXPECT_EQ(raw.integer("SELECT count(*) FROM pragma_table_info('usage_rollup_hour') WHERE pk > 0"), 7);
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
               ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
                           "created_unix_ms"));

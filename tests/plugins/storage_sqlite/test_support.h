@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -180,6 +181,13 @@ struct Usage {
   int64_t prompt_version = 0;
   std::string pii_action;
   std::string pii_findings;
+  // ABI 1.2
+  int64_t seq = 0;  // read back only
+  std::string feature;
+  int64_t cached_prompt_tokens = 0;
+  int64_t cost_micros = 0;
+  std::string reason;
+  std::vector<mgw_ledger_charge> charges;  // inserted only
 
   // Views into this object: not callable on a temporary, whose strings would dangle.
   mgw_usage_record record() const& {
@@ -204,19 +212,50 @@ struct Usage {
     r.prompt_version = prompt_version;
     r.pii_action = mgw::str(pii_action);
     r.pii_findings = mgw::str(pii_findings);
+    r.feature = mgw::str(feature);
+    r.cached_prompt_tokens = cached_prompt_tokens;
+    r.cost_micros = cost_micros;
+    r.reason = mgw::str(reason);
+    r.charges = charges.empty() ? nullptr : charges.data();
+    r.charge_count = charges.size();
     return r;
   }
 
   mgw_usage_record record() const&& = delete;
 
-  bool operator==(const Usage&) const = default;
+  // Equal as stored: the read-only seq and the insert-only charges aside.
+  bool operator==(const Usage& o) const {
+    auto key = [](const Usage& u) {
+      return std::tie(u.request_id, u.tenant_id, u.key_id, u.alias, u.provider, u.upstream_model,
+                      u.prompt_tokens, u.completion_tokens, u.total_tokens, u.http_status, u.error_code,
+                      u.latency_us, u.ttft_us, u.streamed, u.created_unix_ms, u.prompt_name, u.prompt_version,
+                      u.pii_action, u.pii_findings, u.feature, u.cached_prompt_tokens, u.cost_micros,
+                      u.reason);
+    };
+    return key(*this) == key(o);
+  }
 };
 
 inline std::string s(mgw_str text) {
   return std::string(mgw::view(text));
 }
 
+struct Budget {
+  int64_t id = 0;
+  int64_t tenant_id = 0;
+  std::string scope, subject, name, window;
+  int64_t limit_micros = 0;
+  int64_t created_unix_ms = 0;
+};
+
+struct Group {
+  std::string key;
+  int64_t requests = 0, prompt_tokens = 0, completion_tokens = 0, total_tokens = 0, cost_micros = 0;
+};
+
 struct RowRecorder {
+  std::vector<Budget> budgets;
+  std::vector<Group> groups;
   std::vector<Tenant> tenants;
   std::vector<ApiKey> keys;
   std::vector<Usage> usage;
@@ -254,12 +293,27 @@ struct RowRecorder {
                       u.prompt_version = r->prompt_version;
                       u.pii_action = s(r->pii_action);
                       u.pii_findings = s(r->pii_findings);
+                      u.seq = r->seq;
+                      u.feature = s(r->feature);
+                      u.cached_prompt_tokens = r->cached_prompt_tokens;
+                      u.cost_micros = r->cost_micros;
+                      u.reason = s(r->reason);
                       static_cast<RowRecorder*>(self)->usage.push_back(std::move(u));
                     },
                     [](void* self, const mgw_prompt_version_record* r) {
                       static_cast<RowRecorder*>(self)->prompts.push_back(
                           {r->tenant_id, s(r->name), r->version, r->active != 0, s(r->template_json),
                            s(r->model), s(r->parameters_json), r->created_unix_ms});
+                    },
+                    [](void* self, const mgw_budget_record* r) {
+                      static_cast<RowRecorder*>(self)->budgets.push_back(
+                          {r->id, r->tenant_id, s(r->scope), s(r->subject), s(r->name), s(r->window),
+                           r->limit_micros, r->created_unix_ms});
+                    },
+                    [](void* self, const mgw_usage_group* r) {
+                      static_cast<RowRecorder*>(self)->groups.push_back(
+                          {s(r->key), r->requests, r->prompt_tokens, r->completion_tokens, r->total_tokens,
+                           r->cost_micros});
                     }};
 };
 

@@ -1,0 +1,312 @@
+// ABI 1.2 in the SQLite store: budgets, ledger leases (the invariant that no
+// interleaving of processes passes a limit), charges settled with usage
+// records, usage pages by seq, and totals from the rollups equal to a scan.
+#include "test_support.h"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <random>
+
+namespace sqlite_test {
+namespace {
+
+std::int64_t now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+class SpendStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = std::make_unique<Storage>(dir_.path() / "spend.db");
+    ASSERT_EQ(hooks().on_tenant_create(store_->get(), mgw::str("acme"), 1000, &tenant_, nullptr), MGW_OK);
+  }
+
+  mgw_status create_budget(const std::string& scope, const std::string& subject, const std::string& window,
+                           std::int64_t limit, std::int64_t* id, std::int64_t tenant = 0) {
+    mgw_budget_record b{};
+    b.struct_size = sizeof b;
+    b.tenant_id = tenant == 0 ? tenant_ : tenant;
+    b.scope = mgw::str(scope);
+    b.subject = mgw::str(subject);
+    b.window = mgw::str(window);
+    b.limit_micros = limit;
+    return hooks().on_budget_create(store_->get(), &b, id, nullptr);
+  }
+
+  mgw_lease_grant take(mgw_storage* s, const std::string& account, std::int64_t limit, std::int64_t want,
+                       std::int64_t at_least, std::int64_t lease = 0, std::int64_t expires = 0) {
+    mgw_lease_request r{};
+    r.struct_size = sizeof r;
+    r.account = mgw::str(account);
+    r.window_start_unix_ms = 100;
+    r.limit = limit;
+    r.lease_id = lease;
+    r.want = want;
+    r.at_least = at_least;
+    r.expires_unix_ms = expires == 0 ? now_ms() + 60000 : expires;
+    r.holder = mgw::str("test");
+    mgw_lease_grant g{};
+    g.struct_size = sizeof g;
+    EXPECT_EQ(hooks().on_lease_take(s, &r, &g, nullptr), MGW_OK);
+    return g;
+  }
+
+  mgw_ledger_state read(const std::string& account) {
+    mgw_ledger_state st{};
+    st.struct_size = sizeof st;
+    EXPECT_EQ(hooks().on_ledger_read(store_->get(), mgw::str(account), 100, now_ms(), &st, nullptr), MGW_OK);
+    return st;
+  }
+
+  void charge(mgw_storage* s, std::int64_t lease, std::int64_t amount, const std::string& id) {
+    Usage u;
+    u.request_id = id;
+    u.tenant_id = tenant_;
+    u.created_unix_ms = now_ms();
+    u.cost_micros = amount;
+    u.charges = {mgw_ledger_charge{lease, amount}};
+    const auto r = u.record();
+    ASSERT_EQ(hooks().on_usage_insert(s, &r, 1, nullptr), MGW_OK);
+  }
+
+  TempDir dir_;
+  std::unique_ptr<Storage> store_;
+  int64_t tenant_ = 0;
+};
+
+TEST_F(SpendStoreTest, BudgetsAreCreatedListedChangedAndDeleted) {
+  std::int64_t month = 0, feature = 0, credit = 0;
+  ASSERT_EQ(create_budget("tenant", "", "month", 5'000'000, &month), MGW_OK);
+  ASSERT_EQ(create_budget("feature", "search", "day", 1'000'000, &feature), MGW_OK);
+  ASSERT_EQ(create_budget("credit", "", "none", 2'000'000, &credit), MGW_OK);
+  std::int64_t again = 0;
+  EXPECT_EQ(create_budget("tenant", "", "month", 1, &again), MGW_CONFLICT);
+  EXPECT_EQ(create_budget("tenant", "", "week", 1, &again), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(create_budget("galaxy", "", "day", 1, &again), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(create_budget("feature", "", "day", 1, &again), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(create_budget("credit", "", "day", 1, &again), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(create_budget("tenant", "", "day", -1, &again), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(create_budget("tenant", "", "hour", 1, &again, 999), MGW_INVALID_ARGUMENT);
+
+  RowRecorder rows;
+  ASSERT_EQ(hooks().on_budget_list(store_->get(), tenant_, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.budgets.size(), 3u);
+  EXPECT_EQ(rows.budgets[1].scope, "feature");
+  EXPECT_EQ(rows.budgets[1].subject, "search");
+  EXPECT_EQ(rows.budgets[1].window, "day");
+
+  std::int64_t limit = 0;
+  ASSERT_EQ(hooks().on_budget_set_limit(store_->get(), credit, 0, 500'000, &limit, nullptr), MGW_OK);
+  EXPECT_EQ(limit, 2'500'000) << "a top-up adds";
+  ASSERT_EQ(hooks().on_budget_set_limit(store_->get(), month, 1, 7'000'000, &limit, nullptr), MGW_OK);
+  EXPECT_EQ(limit, 7'000'000);
+  EXPECT_EQ(hooks().on_budget_set_limit(store_->get(), credit, 0, INT64_MAX, &limit, nullptr),
+            MGW_INVALID_ARGUMENT)
+      << "overflow is refused, not wrapped";
+  EXPECT_EQ(hooks().on_budget_set_limit(store_->get(), month, 0, -8'000'000, &limit, nullptr),
+            MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(hooks().on_budget_set_limit(store_->get(), 424242, 1, 1, &limit, nullptr), MGW_NOT_FOUND);
+  EXPECT_EQ(hooks().on_budget_delete(store_->get(), feature, nullptr), MGW_OK);
+  EXPECT_EQ(hooks().on_budget_delete(store_->get(), feature, nullptr), MGW_NOT_FOUND);
+}
+
+TEST_F(SpendStoreTest, LeasesNeverGrantPastTheLimitAndShrinkNearIt) {
+  auto a = take(store_->get(), "budget:1", 1000, 400, 100);
+  EXPECT_EQ(a.added, 400);
+  auto b = take(store_->get(), "budget:1", 1000, 400, 100);
+  EXPECT_EQ(b.added, 400);
+  EXPECT_NE(a.lease_id, b.lease_id);
+  auto c = take(store_->get(), "budget:1", 1000, 400, 100);
+  EXPECT_EQ(c.added, 200) << "only what is left";
+  EXPECT_EQ(c.reserved, 1000);
+  auto d = take(store_->get(), "budget:1", 1000, 400, 1);
+  EXPECT_EQ(d.added, 0);
+  // Growing a lease keeps its id.
+  auto grown = take(store_->get(), "budget:2", 1000, 100, 100);
+  auto more = take(store_->get(), "budget:2", 1000, 100, 100, grown.lease_id);
+  EXPECT_EQ(more.lease_id, grown.lease_id);
+  EXPECT_EQ(more.granted, 200);
+}
+
+TEST_F(SpendStoreTest, ChargesSettleWithTheRecordAndReturnedLeasesFreeTheRest) {
+  auto lease = take(store_->get(), "budget:3", 1000, 600, 1);
+  charge(store_->get(), lease.lease_id, 250, "req-1");
+  auto st = read("budget:3");
+  EXPECT_EQ(st.spent, 250);
+  EXPECT_EQ(st.reserved, 350);
+  // Returned keeping what was settled plus 100 still on its way.
+  ASSERT_EQ(hooks().on_lease_return(store_->get(), lease.lease_id, 350, nullptr), MGW_OK);
+  st = read("budget:3");
+  EXPECT_EQ(st.reserved, 100);
+  charge(store_->get(), lease.lease_id, 100, "req-2");
+  st = read("budget:3");
+  EXPECT_EQ(st.spent, 350);
+  EXPECT_EQ(st.reserved, 0);
+  EXPECT_EQ(take(store_->get(), "budget:3", 1000, 1000, 1).added, 650);
+}
+
+TEST_F(SpendStoreTest, ALapsedLeaseFreesWhatItHeld) {
+  auto dead = take(store_->get(), "budget:4", 1000, 900, 1, 0, now_ms() - 1);  // a process that died
+  EXPECT_EQ(dead.added, 900);
+  EXPECT_EQ(read("budget:4").reserved, 0);
+  EXPECT_EQ(take(store_->get(), "budget:4", 1000, 1000, 1).added, 1000);
+  // Renewing a lapsed lease does not bring it back.
+  const std::int64_t id = dead.lease_id;
+  ASSERT_EQ(hooks().on_lease_renew(store_->get(), &id, 1, now_ms() + 60000, nullptr), MGW_OK);
+  EXPECT_EQ(read("budget:4").reserved, 1000);
+}
+
+TEST_F(SpendStoreTest, TwoProcessesTakingAndSettlingConcurrentlyNeverPassTheLimit) {
+  Storage other(dir_.path() / "spend.db");
+  constexpr std::int64_t kLimit = 5000;
+  std::atomic<std::int64_t> served{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      mgw_storage* s = t % 2 == 0 ? store_->get() : other.get();
+      for (int i = 0; i < 25; ++i) {
+        auto g = take(s, "budget:5", kLimit, 100, 100);
+        if (g.added == 0) continue;
+        charge(s, g.lease_id, 100, "c" + std::to_string(t) + "-" + std::to_string(i));
+        hooks().on_lease_return(s, g.lease_id, 100, nullptr);
+        served += 1;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  const auto st = read("budget:5");
+  EXPECT_EQ(st.spent, served.load() * 100);
+  EXPECT_LE(st.spent, kLimit);
+  EXPECT_EQ(served.load(), 50) << "everything that fitted was granted";
+}
+
+TEST_F(SpendStoreTest, PagesGoBySeqNewestFirstWithFilters) {
+  for (int i = 0; i < 6; ++i) {
+    Usage u;
+    u.request_id = "p" + std::to_string(i);
+    u.tenant_id = tenant_;
+    u.created_unix_ms = 1'000'000 + i;
+    u.alias = i % 2 == 0 ? "even" : "odd";
+    u.feature = i < 3 ? "" : "search";
+    u.http_status = i == 5 ? 402 : 200;
+    u.reason = i == 5 ? "BUDGET_EXCEEDED" : "";
+    const auto r = u.record();
+    ASSERT_EQ(hooks().on_usage_insert(store_->get(), &r, 1, nullptr), MGW_OK);
+  }
+  auto page = [&](mgw_usage_filter f) {
+    f.struct_size = sizeof f;
+    f.tenant_id = tenant_;
+    if (f.limit == 0) f.limit = 100;
+    RowRecorder rows;
+    EXPECT_EQ(hooks().on_usage_page(store_->get(), &f, &rows.sink, nullptr), MGW_OK);
+    std::vector<std::string> ids;
+    for (const auto& u : rows.usage) ids.push_back(u.request_id);
+    return std::pair{ids, rows.usage};
+  };
+  mgw_usage_filter all{};
+  all.stream = -1;
+  auto [ids, rows] = page(all);
+  EXPECT_EQ(ids, (std::vector<std::string>{"p5", "p4", "p3", "p2", "p1", "p0"}));
+  EXPECT_GT(rows[0].seq, rows[1].seq);
+  EXPECT_EQ(rows[0].reason, "BUDGET_EXCEEDED");
+  mgw_usage_filter after = all;
+  after.before_seq = rows[2].seq;
+  after.limit = 2;
+  EXPECT_EQ(page(after).first, (std::vector<std::string>{"p2", "p1"}));
+  mgw_usage_filter even = all;
+  even.model = mgw::str("even");
+  EXPECT_EQ(page(even).first, (std::vector<std::string>{"p4", "p2", "p0"}));
+  mgw_usage_filter no_feature = all;
+  no_feature.has_feature = 1;
+  EXPECT_EQ(page(no_feature).first, (std::vector<std::string>{"p2", "p1", "p0"}));
+  mgw_usage_filter errors = all;
+  errors.status_min = 400;
+  errors.status_max = 599;
+  EXPECT_EQ(page(errors).first, (std::vector<std::string>{"p5"}));
+  mgw_usage_filter bad = all;
+  bad.struct_size = sizeof bad;
+  bad.tenant_id = tenant_;
+  bad.limit = 1001;
+  RowRecorder rows2;
+  EXPECT_EQ(hooks().on_usage_page(store_->get(), &bad, &rows2.sink, nullptr), MGW_INVALID_ARGUMENT);
+}
+
+TEST_F(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
+  // 20,000 records over ~3 days, in batches, with random columns.
+  std::mt19937_64 rng(7);
+  const std::int64_t start = 1'795'000'000'000;
+  std::vector<Usage> all;
+  for (int batch = 0; batch < 40; ++batch) {
+    std::vector<Usage> us(500);
+    std::vector<mgw_usage_record> recs;
+    for (auto& u : us) {
+      u.request_id = "r" + std::to_string(all.size() + recs.size());
+      u.tenant_id = tenant_;
+      u.key_id = static_cast<int64_t>(rng() % 3) + 1;
+      u.alias = (rng() % 2) ? "a" : "b";
+      u.feature = (rng() % 3) == 0 ? "" : "f" + std::to_string(rng() % 2);
+      u.http_status = (rng() % 5) == 0 ? 502 : 200;
+      u.streamed = static_cast<int32_t>(rng() % 2);
+      u.created_unix_ms = start + static_cast<std::int64_t>(rng() % (3LL * 86'400'000));
+      u.prompt_tokens = static_cast<int64_t>(rng() % 100);
+      u.completion_tokens = static_cast<int64_t>(rng() % 100);
+      u.total_tokens = u.prompt_tokens + u.completion_tokens;
+      u.cost_micros = static_cast<int64_t>(rng() % 10000);
+      recs.push_back(u.record());
+    }
+    ASSERT_EQ(hooks().on_usage_insert(store_->get(), recs.data(), recs.size(), nullptr), MGW_OK);
+    all.insert(all.end(), us.begin(), us.end());
+  }
+  auto totals = [&](std::int64_t from, std::int64_t to, const std::string& group, const std::string& model,
+                    int stream) {
+    mgw_usage_filter f{};
+    f.struct_size = sizeof f;
+    f.tenant_id = tenant_;
+    f.from_unix_ms = from;
+    f.to_unix_ms = to;
+    f.model = mgw::str(model);
+    f.stream = stream;
+    f.group_by = mgw::str(group);
+    RowRecorder rows;
+    EXPECT_EQ(hooks().on_usage_totals(store_->get(), &f, &rows.sink, nullptr), MGW_OK);
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;  // key -> requests, cost
+    for (const auto& g : rows.groups) out[g.key] = {g.requests, g.cost_micros};
+    return out;
+  };
+  auto scan = [&](std::int64_t from, std::int64_t to, const std::string& group, const std::string& model,
+                  int stream) {
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;
+    for (const auto& u : all) {
+      if ((from != 0 && u.created_unix_ms < from) || (to != 0 && u.created_unix_ms >= to)) continue;
+      if (!model.empty() && u.alias != model) continue;
+      if (stream >= 0 && u.streamed != stream) continue;
+      std::string key;
+      if (group == "hour") key = std::to_string(u.created_unix_ms - u.created_unix_ms % 3'600'000);
+      if (group == "day") key = std::to_string(u.created_unix_ms - u.created_unix_ms % 86'400'000);
+      if (group == "model") key = u.alias;
+      if (group == "feature") key = u.feature;
+      if (group == "key") key = std::to_string(u.key_id);
+      out[key].first += 1;
+      out[key].second += u.cost_micros;
+    }
+    if (group.empty() && out.empty()) out[""] = {0, 0};
+    return out;
+  };
+  for (int i = 0; i < 20; ++i) {
+    std::int64_t from = start + static_cast<std::int64_t>(rng() % (3LL * 86'400'000));
+    std::int64_t to = from + static_cast<std::int64_t>(rng() % (2LL * 86'400'000)) + 1;
+    if (i == 0) from = 0, to = 0;
+    if (i == 1) to = from + 60'000;  // inside one hour
+    for (const std::string group : {"", "hour", "day", "model", "feature", "key"}) {
+      const std::string model = i % 3 == 0 ? "a" : "";
+      const int stream = i % 4 == 0 ? 1 : -1;
+      EXPECT_EQ(totals(from, to, group, model, stream), scan(from, to, group, model, stream))
+          << "from " << from << " to " << to << " group " << group;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sqlite_test
