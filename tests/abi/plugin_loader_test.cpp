@@ -3,6 +3,7 @@
 #include "plugins/plugin_error.h"
 #include "plugins/plugin_library.h"
 #include "plugins/provider.h"
+#include "plugins/storage.h"
 
 #include <gtest/gtest.h>
 
@@ -74,6 +75,21 @@ TEST(PluginLoader, RefusesAHookTableWithAMissingHook) {
 
 TEST(PluginLoader, RefusesAHookTableSmallerThanTheAbi) {
   EXPECT_NE(load_error(fixture("small_table")).find("smaller than ABI 1.0"), std::string::npos);
+}
+
+TEST(PluginLoader, AStoragePluginBuiltBeforeAbi12StillLoadsAndMetersNothing) {
+  auto library = PluginLibrary::load(fixture("storage_v1_1"), MGW_KIND_STORAGE);
+  modelgw::plugins::Storage storage(library, nlohmann::json::object());
+  EXPECT_FALSE(storage.supports_spend_control());
+  try {
+    storage.usage_page(modelgw::plugins::UsageFilter{});
+    FAIL() << "a hook past the plugin's table must not be called";
+  } catch (const modelgw::plugins::StorageError& e) {
+    EXPECT_EQ(e.status(), MGW_UNSUPPORTED);
+    EXPECT_NE(std::string(e.what()).find("too old"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(storage.take_lease(modelgw::plugins::LeaseRequest{}), modelgw::plugins::StorageError);
+  EXPECT_TRUE(storage.list_tenants().empty()) << "the 1.1 hooks still work";
 }
 
 TEST(PluginLoader, ReportsAMissingFile) {

@@ -363,6 +363,7 @@ TEST_F(SpendControlTest, UsagePagesNeverSkipOrRepeatWhileRecordsArrive) {
     ASSERT_EQ(r.status, 200);
     first_five.push_back(r.header("x-request-id"));
   }
+  usage_after(key.key, 5);  // all five written: records arrive in batches
   json page = usage_after(key.key, 2, "?limit=2");
   std::vector<std::string> seen;
   for (const auto& rec : page["data"]) seen.push_back(rec["request_id"]);

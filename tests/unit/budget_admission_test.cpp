@@ -26,6 +26,7 @@ struct AdmissionTest : ::testing::Test {
   budget::SpendControl spend{ledger, blocking, budget::AdmissionOptions{16}, [this] { return now.load(); }};
   auth::Principal principal{7, "acme", 12, "chat", ""};
   budget::TenantSpend tenant;
+  bool prepared = false;
 
   plugins::BudgetRow budget(std::int64_t id, std::string scope, std::string subject, std::string window,
                             std::int64_t limit) {
@@ -47,6 +48,10 @@ struct AdmissionTest : ::testing::Test {
   }
 
   Admission admit(budget::SpendRequest r) {
+    // Once, after a test has set the tenant's budgets and limits: admissions
+    // point into the prepared parts.
+    if (!prepared) tenant.prepare(7, "acme");
+    prepared = true;
     net::asio::io_context io;
     std::promise<Admission> done;
     net::asio::co_spawn(io, spend.admit(r), [&](std::exception_ptr e, Admission a) {

@@ -37,7 +37,7 @@ struct LedgerTest : ::testing::Test {
     for (int round = 0; round < 4; ++round) {
       Shortfall s;
       if (ledger.try_hold(draws, out, s)) return true;
-      if (!ledger.refill(draws[s.index].account, s.needed)) return false;
+      if (!ledger.refill(*draws[s.index].account, s.needed)) return false;
     }
     return false;
   }
@@ -46,7 +46,7 @@ struct LedgerTest : ::testing::Test {
 TEST_F(LedgerTest, FirstHoldTakesASliceOfTheLimitAndLaterOnesStayInMemory) {
   const Account budget{"budget:1", Window::month, 1'000'000};
   Hold h;
-  ASSERT_TRUE(hold({{budget, 1000}}, h));
+  ASSERT_TRUE(hold({{&budget, 1000}}, h));
   EXPECT_EQ(store.takes, 1);
   EXPECT_EQ(store.live_unsettled("budget:1"), 100'000);  // a tenth of the limit
   std::vector<mgw_ledger_charge> charges;
@@ -56,7 +56,7 @@ TEST_F(LedgerTest, FirstHoldTakesASliceOfTheLimitAndLaterOnesStayInMemory) {
   // 100 more holds of 900 fit in the slice's remainder? No: 99'300 / 900 = 110.
   for (int i = 0; i < 100; ++i) {
     Hold more;
-    ASSERT_TRUE(hold({{budget, 900}}, more));
+    ASSERT_TRUE(hold({{&budget, 900}}, more));
     ledger.release(more);
   }
   EXPECT_EQ(store.takes, 1) << "the store is not touched per request";
@@ -66,7 +66,7 @@ TEST_F(LedgerTest, NearTheLimitLeasesShrinkToOneRequestAndThenRefuse) {
   const Account budget{"budget:2", Window::day, 10'000};
   std::vector<Hold> holds(12);
   int held = 0;
-  for (auto& h : holds) held += hold({{budget, 1000}}, h) ? 1 : 0;
+  for (auto& h : holds) held += hold({{&budget, 1000}}, h) ? 1 : 0;
   EXPECT_EQ(held, 10);
   EXPECT_LE(store.live_unsettled("budget:2"), 10'000);
 }
@@ -75,36 +75,36 @@ TEST_F(LedgerTest, AHoldIsAllOrNothingAcrossLedgers) {
   const Account roomy{"budget:3", Window::month, 1'000'000};
   const Account tight{"rl:tenant:1:requests", Window::minute, 1};
   Hold first;
-  ASSERT_TRUE(hold({{roomy, 100}, {tight, 1}}, first));
+  ASSERT_TRUE(hold({{&roomy, 100}, {&tight, 1}}, first));
   Hold second;
-  EXPECT_FALSE(hold({{roomy, 100}, {tight, 1}}, second));
+  EXPECT_FALSE(hold({{&roomy, 100}, {&tight, 1}}, second));
   EXPECT_TRUE(second.empty());
   // Nothing of the refused hold stays on the roomy ledger: a hold of all the
   // lease's free part still fits.
   Hold all;
   Shortfall s;
-  EXPECT_TRUE(ledger.try_hold(std::vector<Draw>{{roomy, 100'000 - 100}}, all, s));
+  EXPECT_TRUE(ledger.try_hold(std::vector<Draw>{{&roomy, 100'000 - 100}}, all, s));
 }
 
 TEST_F(LedgerTest, SettlingLessFreesTheRestAndSettlingNothingMakesNoCharge) {
   const Account budget{"budget:4", Window::hour, 10'000};
   Hold h;
-  ASSERT_TRUE(hold({{budget, 10'000}}, h));
+  ASSERT_TRUE(hold({{&budget, 10'000}}, h));
   std::vector<mgw_ledger_charge> charges;
   ledger.settle(h, std::vector<std::int64_t>{0}, charges);
   EXPECT_TRUE(charges.empty());
   Hold again;
-  EXPECT_TRUE(hold({{budget, 10'000}}, again)) << "a failed request gives its hold back";
+  EXPECT_TRUE(hold({{&budget, 10'000}}, again)) << "a failed request gives its hold back";
 }
 
 TEST_F(LedgerTest, ADroppedHoldIsReleased) {
   const Account budget{"budget:5", Window::hour, 1000};
   {
     Hold h;
-    ASSERT_TRUE(hold({{budget, 1000}}, h));
+    ASSERT_TRUE(hold({{&budget, 1000}}, h));
   }
   Hold again;
-  EXPECT_TRUE(hold({{budget, 1000}}, again));
+  EXPECT_TRUE(hold({{&budget, 1000}}, again));
 }
 
 TEST_F(LedgerTest, ConcurrentHoldsNeverSpendPastTheLimit) {
@@ -115,7 +115,7 @@ TEST_F(LedgerTest, ConcurrentHoldsNeverSpendPastTheLimit) {
     threads.emplace_back([&] {
       for (int i = 0; i < 50; ++i) {
         Hold h;
-        if (!hold({{budget, 1000}}, h)) continue;
+        if (!hold({{&budget, 1000}}, h)) continue;
         std::vector<mgw_ledger_charge> charges;
         ledger.settle(h, std::vector<std::int64_t>{1000}, charges);
         store.apply(charges);
@@ -139,7 +139,7 @@ TEST_F(LedgerTest, TwoProcessesOnOneStoreShareTheLimit) {
     bool ok = false;
     for (int round = 0; round < 4 && !ok; ++round) {
       Shortfall s;
-      if (l.try_hold(std::vector<Draw>{{budget, 1000}}, h, s)) {
+      if (l.try_hold(std::vector<Draw>{{&budget, 1000}}, h, s)) {
         ok = true;
       } else if (!l.refill(budget, s.needed)) {
         break;
@@ -158,7 +158,7 @@ TEST_F(LedgerTest, TwoProcessesOnOneStoreShareTheLimit) {
 TEST_F(LedgerTest, IdleLeasesGoBackAndPastWindowsAreReturned) {
   const Account budget{"budget:8", Window::hour, 100'000};
   Hold h;
-  ASSERT_TRUE(hold({{budget, 100}}, h));
+  ASSERT_TRUE(hold({{&budget, 100}}, h));
   std::vector<mgw_ledger_charge> charges;
   ledger.settle(h, std::vector<std::int64_t>{100}, charges);
   store.apply(charges);
@@ -171,21 +171,21 @@ TEST_F(LedgerTest, IdleLeasesGoBackAndPastWindowsAreReturned) {
 TEST_F(LedgerTest, ANewWindowStartsFromNothingSpent) {
   const Account budget{"budget:9", Window::hour, 1000};
   Hold h;
-  ASSERT_TRUE(hold({{budget, 1000}}, h));
+  ASSERT_TRUE(hold({{&budget, 1000}}, h));
   std::vector<mgw_ledger_charge> charges;
   ledger.settle(h, std::vector<std::int64_t>{1000}, charges);
   store.apply(charges);
   Hold refused;
-  EXPECT_FALSE(hold({{budget, 1}}, refused));
+  EXPECT_FALSE(hold({{&budget, 1}}, refused));
   now += 3'600'000;
   Hold next;
-  EXPECT_TRUE(hold({{budget, 1000}}, next));
+  EXPECT_TRUE(hold({{&budget, 1000}}, next));
 }
 
 TEST_F(LedgerTest, ALeaseThatCouldNotBeRenewedIsNotUsed) {
   const Account budget{"budget:10", Window::month, 1'000'000};
   Hold h;
-  ASSERT_TRUE(hold({{budget, 100}}, h));
+  ASSERT_TRUE(hold({{&budget, 100}}, h));
   store.fail_renew = true;
   for (int i = 0; i < 3; ++i) {
     now += 10'000;
@@ -193,7 +193,7 @@ TEST_F(LedgerTest, ALeaseThatCouldNotBeRenewedIsNotUsed) {
   }
   Hold more;
   Shortfall s;
-  EXPECT_FALSE(ledger.try_hold(std::vector<Draw>{{budget, 100}}, more, s))
+  EXPECT_FALSE(ledger.try_hold(std::vector<Draw>{{&budget, 100}}, more, s))
       << "the store may have freed it: go back to the store";
 }
 
@@ -203,7 +203,7 @@ TEST_F(LedgerTest, RemainingCountsWhatOthersHold) {
   Hold theirs;
   for (int round = 0; round < 2; ++round) {
     Shortfall s;
-    if (other.try_hold(std::vector<Draw>{{budget, 5000}}, theirs, s)) break;
+    if (other.try_hold(std::vector<Draw>{{&budget, 5000}}, theirs, s)) break;
     ASSERT_TRUE(other.refill(budget, s.needed));
   }
   ASSERT_TRUE(ledger.refill(budget, 100));

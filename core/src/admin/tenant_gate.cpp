@@ -47,11 +47,16 @@ TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
   Entry entry = fetches_.run(tenant_name + '\0' + std::to_string(generation), [&] {
     TenantSettings settings;
     auto spend = std::make_shared<budget::TenantSpend>();
+    std::int64_t tenant_id = 0;
     if (auto tenant = storage_.find_tenant(tenant_name)) {
+      tenant_id = tenant->id;
       settings = read_settings(tenant->settings_json);
       if (storage_.supports_spend_control()) spend->budgets = storage_.list_budgets(tenant->id);
     }
-    spend->rate_limits = rate_limits_of(settings.rate_limits, rate_defaults_);
+    // Without the store's ledger hooks nothing can be metered (warned at start-up).
+    if (storage_.supports_spend_control())
+      spend->rate_limits = rate_limits_of(settings.rate_limits, rate_defaults_);
+    spend->prepare(tenant_id, tenant_name);
     Entry fresh;
     fresh.spend = std::move(spend);
     fresh.disabled = settings.disabled;

@@ -40,20 +40,19 @@ std::string format_reset(std::int64_t ms) {
 }
 
 bool Admission::holds_money() const {
-  return std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.kind == money; });
+  return std::any_of(parts.begin(), parts.end(),
+                     [](const SpendPart* p) { return p->kind == SpendPart::money; });
 }
 
-std::vector<Draw> SpendControl::draws_of(const Admission& admission, std::int64_t tokens,
-                                         std::int64_t micros) const {
-  std::vector<Draw> draws;
-  draws.reserve(admission.parts.size());
-  for (const auto& part : admission.parts) {
-    const std::int64_t amount = part.kind == Admission::money    ? micros
-                                : part.kind == Admission::tokens ? tokens
-                                                                 : 1;
-    draws.push_back(Draw{part.account, amount});
+void SpendControl::draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
+                            std::vector<Draw>& draws) {
+  draws.clear();
+  for (const SpendPart* part : admission.parts) {
+    const std::int64_t amount = part->kind == Admission::money    ? micros
+                                : part->kind == Admission::tokens ? tokens
+                                                                  : 1;
+    draws.push_back(Draw{&part->account, amount});
   }
-  return draws;
 }
 
 net::Task<Admission> SpendControl::admit(SpendRequest request) {
@@ -61,54 +60,59 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
   const auth::Principal& principal = *request.principal;
   const TenantSpend& spend = *request.spend;
 
-  // Which ledgers apply.
-  const RateLimits& rl = spend.rate_limits;
-  auto rate = [&](Admission::Kind kind, const char* owner, std::int64_t id, std::int64_t limit,
-                  std::string who) {
-    if (limit <= 0) return;
-    Account account{std::string("rl:") + owner + ":" + std::to_string(id) +
-                        (kind == Admission::requests ? ":requests" : ":tokens"),
-                    Window::minute, limit};
-    admission.parts.push_back(Admission::Part{kind, std::move(account), nullptr, std::move(who)});
-  };
-  const std::string tenant_words = "tenant '" + principal.tenant_name + "'";
-  rate(Admission::requests, "tenant", principal.tenant_id, rl.tenant_requests, tenant_words);
-  rate(Admission::tokens, "tenant", principal.tenant_id, rl.tenant_tokens, tenant_words);
-  if (principal.key_id != 0) {
-    const std::string key_words = "API key " + std::to_string(principal.key_id);
-    rate(Admission::requests, "key", principal.key_id, rl.key_requests, key_words);
-    rate(Admission::tokens, "key", principal.key_id, rl.key_tokens, key_words);
+  // Which ledgers apply: the tenant's prepared parts (its rate limits, every
+  // budget whose scope matches), then the key's rate limits.
+  admission.parts.reserve(spend.parts.size() + 2);
+  for (const SpendPart& part : spend.parts) {
+    if (part.kind == SpendPart::money) {
+      const plugins::BudgetRow& b = *part.budget;
+      const bool applies =
+          b.scope == "tenant" || b.scope == "credit" ||
+          (b.scope == "feature" && !request.feature.empty() && b.subject == request.feature) ||
+          (b.scope == "key" && principal.key_id != 0 && b.subject == std::to_string(principal.key_id));
+      if (!applies) continue;
+    }
+    admission.parts.push_back(&part);
   }
-  const std::string key_subject = std::to_string(principal.key_id);
-  for (const auto& b : spend.budgets) {
-    const bool applies = b.scope == "tenant" || b.scope == "credit" ||
-                         (b.scope == "feature" && !request.feature.empty() && b.subject == request.feature) ||
-                         (b.scope == "key" && principal.key_id != 0 && b.subject == key_subject);
-    if (!applies) continue;
-    const auto window = parse_window(b.window).value_or(Window::none);
-    admission.parts.push_back(Admission::Part{
-        Admission::money, Account{"budget:" + std::to_string(b.id), window, b.limit_micros}, &b, {}});
+  const RateLimits& rl = spend.rate_limits;
+  if (principal.key_id != 0 && (rl.key_requests > 0 || rl.key_tokens > 0)) {
+    admission.own.reserve(2);  // parts point into it: no reallocation after
+    const std::string prefix = "rl:key:" + std::to_string(principal.key_id);
+    const std::string who = "API key " + std::to_string(principal.key_id);
+    if (rl.key_requests > 0) {
+      admission.own.push_back(SpendPart{
+          SpendPart::requests, Account{prefix + ":requests", Window::minute, rl.key_requests}, nullptr, who});
+    }
+    if (rl.key_tokens > 0) {
+      admission.own.push_back(SpendPart{
+          SpendPart::tokens, Account{prefix + ":tokens", Window::minute, rl.key_tokens}, nullptr, who});
+    }
+    for (const auto& part : admission.own) admission.parts.push_back(&part);
   }
   if (admission.parts.empty()) co_return admission;
 
   const bool client_set = request.client_max_tokens.has_value();
   std::int64_t output = client_set ? *request.client_max_tokens : request.default_output_tokens;
   const bool money = admission.holds_money();
+  std::vector<Draw> draws;
+  draws.reserve(admission.parts.size());
+  std::vector<std::int64_t> remaining;  // after the hold, per draw: for the rate-limit headers
   for (int round = 0; round < kRounds; ++round) {
     const std::int64_t micros =
         money ? pricing::cost_micros(request.prices, request.prompt_tokens, 0, output) : 0;
     const std::int64_t tokens = saturating_add(request.prompt_tokens, output);
-    const std::vector<Draw> draws = draws_of(admission, tokens, micros);
+    draws_of(admission, tokens, micros, draws);
     Shortfall shortfall;
-    if (ledger_.try_hold(draws, admission.hold, shortfall)) {
+    remaining.assign(draws.size(), 0);
+    if (ledger_.try_hold(draws, admission.hold, shortfall, remaining)) {
       admission.output_tokens = output;
       admission.hold_micros = micros;
       admission.clamped = !client_set && output < request.default_output_tokens;
-      rate_headers(admission);
+      rate_headers(admission, remaining);
       co_return admission;
     }
-    const Admission::Part& part = admission.parts[shortfall.index];
-    const Account account = part.account;  // named: the lambda below outlives no temporaries
+    const SpendPart& part = *admission.parts[shortfall.index];
+    const Account& account = part.account;
     const std::int64_t needed = shortfall.needed;
     bool refilled = false;
     bool unavailable = false;
@@ -130,7 +134,7 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
       co_return admission;
     }
     if (refilled) continue;
-    if (part.kind != Admission::money) {
+    if (part.kind != SpendPart::money) {
       admission.refusal = rate_refusal(part, admission);
       co_return admission;
     }
@@ -149,13 +153,13 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
     co_return admission;
   }
   // Others kept taking what was freed: refuse rather than loop.
-  admission.refusal = budget_refusal(admission.parts.front(), 0, admission);
+  admission.refusal = budget_refusal(*admission.parts.front(), 0, admission);
   co_return admission;
 }
 
-http::ApiError SpendControl::budget_refusal(const Admission::Part& part, std::int64_t needed,
+http::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t needed,
                                             Admission& admission) {
-  if (part.kind != Admission::money) return rate_refusal(part, admission);
+  if (part.kind != SpendPart::money) return rate_refusal(part, admission);
   const plugins::BudgetRow& b = *part.budget;
   const std::int64_t left = ledger_.remaining(part.account);
   std::string message;
@@ -175,13 +179,16 @@ http::ApiError SpendControl::budget_refusal(const Admission::Part& part, std::in
   return http::ApiError{402, "insufficient_credits", std::move(message), {}};
 }
 
-http::ApiError SpendControl::rate_refusal(const Admission::Part& part, Admission& admission) {
+http::ApiError SpendControl::rate_refusal(const SpendPart& part, Admission& admission) {
   admission.reason = "RATE_LIMITED";
   const std::int64_t now = now_();
   const std::int64_t wait_ms = window_end(Window::minute, now) - now;
   const std::int64_t seconds = std::max<std::int64_t>(1, (wait_ms + 999) / 1000);
-  rate_headers(admission);
-  const char* unit = part.kind == Admission::requests ? " requests" : " tokens";
+  std::vector<std::int64_t> left;
+  for (const SpendPart* p : admission.parts)
+    left.push_back(p->kind == SpendPart::money ? 0 : ledger_.remaining(p->account));
+  rate_headers(admission, left);
+  const char* unit = part.kind == SpendPart::requests ? " requests" : " tokens";
   http::ApiError error{429,
                        "rate_limit_exceeded",
                        "rate limit of " + std::to_string(part.account.limit) + unit + " per minute for " +
@@ -193,25 +200,30 @@ http::ApiError SpendControl::rate_refusal(const Admission::Part& part, Admission
 }
 
 // OpenAI's headers, from the tighter of the tenant's and the key's limits.
-void SpendControl::rate_headers(Admission& admission) {
+void SpendControl::rate_headers(Admission& admission, std::span<const std::int64_t> remaining) {
+  const SpendPart* tightest[2] = {nullptr, nullptr};  // requests, tokens
+  std::int64_t left[2] = {0, 0};
+  for (std::size_t i = 0; i < admission.parts.size() && i < remaining.size(); ++i) {
+    const SpendPart* part = admission.parts[i];
+    if (part->kind == SpendPart::money) continue;
+    const int k = part->kind == SpendPart::requests ? 0 : 1;
+    const std::int64_t r = remaining[i];
+    if (tightest[k] == nullptr || r < left[k]) {
+      tightest[k] = part;
+      left[k] = r;
+    }
+  }
+  if (tightest[0] == nullptr && tightest[1] == nullptr) return;
   const std::int64_t now = now_();
   const std::string reset = format_reset(window_end(Window::minute, now) - now);
-  for (Admission::Kind kind : {Admission::requests, Admission::tokens}) {
-    const Admission::Part* tightest = nullptr;
-    std::int64_t left = 0;
-    for (const auto& part : admission.parts) {
-      if (part.kind != kind) continue;
-      const std::int64_t r = ledger_.remaining(part.account);
-      if (tightest == nullptr || r < left) {
-        tightest = &part;
-        left = r;
-      }
-    }
-    if (tightest == nullptr) continue;
-    const std::string suffix = kind == Admission::requests ? "requests" : "tokens";
-    admission.headers.emplace_back("x-ratelimit-limit-" + suffix, std::to_string(tightest->account.limit));
-    admission.headers.emplace_back("x-ratelimit-remaining-" + suffix, std::to_string(left));
-    admission.headers.emplace_back("x-ratelimit-reset-" + suffix, reset);
+  static constexpr const char* kNames[2][3] = {
+      {"x-ratelimit-limit-requests", "x-ratelimit-remaining-requests", "x-ratelimit-reset-requests"},
+      {"x-ratelimit-limit-tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-reset-tokens"}};
+  for (int k = 0; k < 2; ++k) {
+    if (tightest[k] == nullptr) continue;
+    admission.headers.emplace_back(kNames[k][0], std::to_string(tightest[k]->account.limit));
+    admission.headers.emplace_back(kNames[k][1], std::to_string(left[k]));
+    admission.headers.emplace_back(kNames[k][2], reset);
   }
 }
 
@@ -220,10 +232,10 @@ void SpendControl::settle(Admission& admission, std::int64_t cost_micros, std::i
   if (admission.hold.empty()) return;
   std::vector<std::int64_t> actual;
   actual.reserve(admission.parts.size());
-  for (const auto& part : admission.parts) {
-    actual.push_back(part.kind == Admission::money    ? cost_micros
-                     : part.kind == Admission::tokens ? total_tokens
-                                                      : 1);
+  for (const SpendPart* part : admission.parts) {
+    actual.push_back(part->kind == SpendPart::money    ? cost_micros
+                     : part->kind == SpendPart::tokens ? total_tokens
+                                                       : 1);
   }
   ledger_.settle(admission.hold, actual, charges);
 }

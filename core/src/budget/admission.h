@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,16 +36,14 @@ struct SpendRequest {
 };
 
 struct Admission {
-  enum Kind { money, requests, tokens };
-  struct Part {
-    Kind kind = money;
-    Account account;
-    const plugins::BudgetRow* budget = nullptr;  // for money
-    std::string who;                             // for rate limits: "tenant 'acme'" or "API key 12"
-  };
-  std::vector<Part> parts;  // one per draw of `hold`, in order
+  using Kind = SpendPart::Kind;
+  static constexpr Kind money = SpendPart::money;
+  static constexpr Kind requests = SpendPart::requests;
+  static constexpr Kind tokens = SpendPart::tokens;
+  std::vector<const SpendPart*> parts;  // one per draw of `hold`, in order
+  std::vector<SpendPart> own;  // the key's rate limits (per request); reserved, so parts may point in
   Hold hold;
-  std::int64_t output_tokens = 0;  // the output limit the hold covers; 0 when nothing limits money
+  std::int64_t output_tokens = 0;  // the output limit the hold covers
   std::int64_t hold_micros = 0;    // the most the request may cost
   bool clamped = false;            // the client set no limit and output_tokens is less than the default
   std::optional<http::ApiError> refusal;
@@ -75,10 +74,11 @@ class SpendControl {
   void release(Admission& admission) { ledger_.release(admission.hold); }
 
  private:
-  std::vector<Draw> draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros) const;
-  void rate_headers(Admission& admission);
-  http::ApiError budget_refusal(const Admission::Part& part, std::int64_t needed, Admission& admission);
-  http::ApiError rate_refusal(const Admission::Part& part, Admission& admission);
+  static void draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
+                       std::vector<Draw>& draws);
+  void rate_headers(Admission& admission, std::span<const std::int64_t> remaining);
+  http::ApiError budget_refusal(const SpendPart& part, std::int64_t needed, Admission& admission);
+  http::ApiError rate_refusal(const SpendPart& part, Admission& admission);
 
   Ledger& ledger_;
   net::BlockingPool& blocking_;

@@ -70,7 +70,8 @@ bool Ledger::usable(const Slot& slot, std::int64_t now) const {
   return slot.lease_id != 0 && now < slot.renewed_ms + options_.lease_ttl_ms * 2 / 3;
 }
 
-bool Ledger::try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfall) {
+bool Ledger::try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfall,
+                      std::span<std::int64_t> remaining) {
   const std::int64_t now = now_();
   std::lock_guard lock(mutex_);
   std::vector<Hold::Part> parts;
@@ -80,7 +81,7 @@ bool Ledger::try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfa
       parts.push_back(Hold::Part{nullptr, 0});  // nothing to hold; keeps the indexes of `actual`
       continue;
     }
-    Slot& slot = slot_of(draws[i].account, now);
+    Slot& slot = slot_of(*draws[i].account, now);
     // Two draws on one account (rare: a feature budget named like another)
     // must both fit.
     std::int64_t want = draws[i].amount;
@@ -99,6 +100,9 @@ bool Ledger::try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfa
     if (slot == nullptr) continue;
     slot->held += p.amount;
     slot->used_ms = now;
+  }
+  for (std::size_t i = 0; i < remaining.size() && i < parts.size(); ++i) {
+    remaining[i] = parts[i].slot != nullptr ? left_in(*static_cast<Slot*>(parts[i].slot)) : 0;
   }
   out.ledger_ = this;
   out.parts_ = std::move(parts);
@@ -189,15 +193,18 @@ void Ledger::release(Hold& hold) {
   hold.ledger_ = nullptr;
 }
 
-std::int64_t Ledger::remaining(const Account& account) {
-  const std::int64_t now = now_();
-  std::lock_guard lock(mutex_);
-  Slot& slot = slot_of(account, now);
+std::int64_t Ledger::left_in(const Slot& slot) {
   // Others' reservations are what the store counted beyond this lease.
   const std::int64_t ours = std::max<std::int64_t>(0, slot.granted - slot.settled);
   const std::int64_t others = std::max<std::int64_t>(0, slot.seen_reserved - ours);
   const std::int64_t left = slot.limit - std::max(slot.seen_spent, slot.settled) - others - slot.held;
   return std::clamp<std::int64_t>(left, 0, slot.limit);
+}
+
+std::int64_t Ledger::remaining(const Account& account) {
+  const std::int64_t now = now_();
+  std::lock_guard lock(mutex_);
+  return left_in(slot_of(account, now));
 }
 
 void Ledger::maintain() {

@@ -13,6 +13,7 @@
 
 #include "budget/window.h"
 #include "plugins/storage.h"
+#include "util/spin_mutex.h"
 
 #include <modelgw/plugin.h>
 
@@ -60,7 +61,7 @@ struct Account {
 };
 
 struct Draw {
-  Account account;
+  const Account* account = nullptr;  // outlives the call (the tenant's prepared parts)
   std::int64_t amount = 0;
 };
 
@@ -108,8 +109,11 @@ class Ledger {
   Ledger& operator=(const Ledger&) = delete;
 
   // In memory, never blocks on the store: holds every draw from this
-  // process's leases, or none and says which is short.
-  bool try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfall);
+  // process's leases, or none and says which is short. With `remaining`
+  // (one per draw), writes what is left of each after the hold, as
+  // remaining() would, under the same lock.
+  bool try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfall,
+                std::span<std::int64_t> remaining = {});
 
   // Blocking (the store): grows the lease of `account`'s current window until
   // `needed` of it is free here. False when the window has not that much left.
@@ -135,12 +139,13 @@ class Ledger {
   struct Slot;
   Slot& slot_of(const Account& account, std::int64_t now);  // mutex_ held
   bool usable(const Slot& slot, std::int64_t now) const;
+  static std::int64_t left_in(const Slot& slot);
   std::int64_t expiry(std::int64_t now) const { return now + options_.lease_ttl_ms; }
 
   LeaseStore& store_;
   LedgerOptions options_;
   Clock now_;
-  std::mutex mutex_;
+  util::SpinMutex mutex_;  // held for map finds and a few additions: see util/spin_mutex.h
   // The current window's slot of each account, by name; slots of past
   // windows wait in retired_ until their holds end and their leases go back.
   std::map<std::string, std::unique_ptr<Slot>, std::less<>> slots_;

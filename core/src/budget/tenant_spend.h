@@ -1,12 +1,15 @@
 // What limits a tenant's spending: its budgets and credit account (from the
 // store) and its rate limits (its settings over the config's defaults).
-// Built when the tenant's entry is fetched (admin/tenant_gate), so a request
-// reads it without a store call.
+// Built when the tenant's entry is fetched (admin/tenant_gate), with the
+// ledger accounts each request of the tenant draws on, so a request reads it
+// without a store call or building a name.
 #pragma once
 
+#include "budget/ledger.h"
 #include "plugins/storage.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace modelgw::budget {
@@ -20,9 +23,27 @@ struct RateLimits {
   bool any() const { return tenant_requests > 0 || tenant_tokens > 0 || key_requests > 0 || key_tokens > 0; }
 };
 
+// One ledger a request may draw on.
+struct SpendPart {
+  enum Kind { money, requests, tokens } kind = money;
+  Account account;
+  const plugins::BudgetRow* budget = nullptr;  // for money: the budget (scope, subject, name, limit)
+  std::string who;                             // for rate limits: "tenant 'acme'" or "API key 12"
+};
+
 struct TenantSpend {
   std::vector<plugins::BudgetRow> budgets;  // credit account included (scope "credit")
   RateLimits rate_limits;
+  std::vector<SpendPart> parts;  // by prepare(): the tenant's rate limits, then every budget
+
+  TenantSpend() = default;
+  // parts point into budgets: never copied.
+  TenantSpend(const TenantSpend&) = delete;
+  TenantSpend& operator=(const TenantSpend&) = delete;
+
+  // Builds `parts` from budgets and rate_limits; call once they are set.
+  void prepare(std::int64_t tenant_id, const std::string& tenant_name);
+  bool limits_anything() const { return !budgets.empty() || rate_limits.any(); }
 };
 
 }  // namespace modelgw::budget

@@ -137,7 +137,7 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
   const auth::Principal& principal = *outcome.principal;
   auto spend = deps_.spend_of_cached(principal);
   if (!spend) spend = co_await net::offload(deps_.blocking, [&] { return deps_.spend_of(principal); });
-  if (spend->budgets.empty() && !spend->rate_limits.any()) co_return true;
+  if (!spend->limits_anything()) co_return true;
   budget::SpendRequest wanted = spend_request(routing, request);
   wanted.principal = &principal;
   wanted.spend = spend.get();

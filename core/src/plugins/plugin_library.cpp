@@ -4,6 +4,7 @@
 
 #include <boost/dll/shared_library_load_mode.hpp>
 
+#include <cstddef>
 #include <string_view>
 
 namespace modelgw::plugins {
@@ -16,9 +17,14 @@ std::string version_string(unsigned major, unsigned minor) {
 // Every hook a v1 table must provide, per kind. A null hook would crash later,
 // on a request; refusing it here keeps the failure at start-up.
 template <typename Hooks>
-bool size_ok(const void* hooks) {
-  return static_cast<const Hooks*>(hooks)->struct_size >= sizeof(Hooks);
+bool size_ok(const void* hooks, std::size_t least = sizeof(Hooks)) {
+  return static_cast<const Hooks*>(hooks)->struct_size >= least;
 }
+
+// A storage table from before ABI 1.2 ends at on_prompt_activate: it still
+// loads (the host then enforces no budgets or rate limits; see Storage).
+constexpr std::size_t kStorageHooksV1 =
+    offsetof(mgw_storage_hooks, on_prompt_activate) + sizeof(mgw_storage_hooks::on_prompt_activate);
 
 bool provider_hooks_complete(const mgw_provider_hooks& h) {
   return h.on_provider_new && h.on_provider_destroy && h.on_build_request && h.on_parse_response &&
@@ -47,7 +53,7 @@ void check_hooks(const std::string& where, mgw_plugin_kind kind, const void* hoo
       complete = size && provider_hooks_complete(*static_cast<const mgw_provider_hooks*>(hooks));
       break;
     case MGW_KIND_STORAGE:
-      size = size_ok<mgw_storage_hooks>(hooks);
+      size = size_ok<mgw_storage_hooks>(hooks, kStorageHooksV1);
       complete = size && storage_hooks_complete(*static_cast<const mgw_storage_hooks*>(hooks));
       break;
     case MGW_KIND_PII:
