@@ -17,7 +17,11 @@ using namespace std::chrono_literals;
 // $1000 per million tokens in and out: one token costs 1000 micro-USD.
 constexpr const char* kPricey =
     "  pricey: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
-    "prices: { input: 1000, output: 1000 } }\n";
+    "prices: { input: 1000, output: 1000 } }\n"
+    // The same prices, streamed slowly: a client can leave mid-stream.
+    "  pricey-slow: { provider: openai, model: \"gpt-4o-mini+chunk_delay_ms=300+words=6\", context_window: "
+    "128000, "
+    "max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n";
 
 GatewayOptions spend_options() {
   GatewayOptions o;
@@ -254,7 +258,7 @@ TEST_F(SpendControlTest, FeatureAndKeyBudgetsApplyOnlyToTheirOwn) {
 TEST_F(SpendControlTest, ABadFeatureHeaderIs400NamingIt) {
   const auto key = tenant("feature-bad");
   for (const std::string& bad : {std::string(1024, 'f'), std::string("has space"), std::string("slash/no"),
-                                std::string("caf\xc3\xa9")}) {
+                                 std::string("caf\xc3\xa9")}) {
     auto r = chat(key.key, body("x", 5), {{"X-Feature", bad}});
     EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_parameter", "X-Feature")) << bad.size();
     EXPECT_LT(r.body.size(), 1024u) << "never echoes the value";
@@ -407,6 +411,50 @@ TEST_F(SpendControlTest, UsageAndBudgetsNeedTheirScopes) {
                          "permission_denied"));
   EXPECT_TRUE(IsApiError(http_get(port(), "/v1/budgets", chat_only.key), 403, "authentication_error",
                          "permission_denied"));
+}
+
+TEST_F(SpendControlTest, AStreamSettlesFromItsFinalUsage) {
+  const auto key = tenant("budget-stream");
+  ASSERT_EQ(gw().cli({"budgets", "create", "--tenant", "budget-stream", "--window", "day", "--limit", "1"})
+                .exit_code,
+            0);
+  const std::string text = "stream me a little";
+  json b = body(text, 30);
+  b["stream"] = true;
+  const auto r = stream_chat(port(), key.key, b.dump());
+  ASSERT_EQ(r.status, 200);
+  ASSERT_TRUE(summarize(r.events).done_last);
+  const json expected = fake_usage(user_messages(text), fake_reply(user_messages(text)));
+  const std::int64_t cost = expected["total_tokens"].get<std::int64_t>() * 1000;
+  const json page = usage_after(key.key, 1);
+  EXPECT_EQ(page["data"][0]["stream"], true);
+  EXPECT_EQ(page["data"][0]["cost_micros"], cost);
+  const json budget = budgets_when_spent(key.key, cost)["data"][0];
+  EXPECT_EQ(budget["spent_micros"], cost);
+}
+
+TEST_F(SpendControlTest, AStreamTheClientLeavesIsSettledFromWhatWasSeen) {
+  const auto key = tenant("budget-left");
+  ASSERT_EQ(
+      gw().cli({"budgets", "create", "--tenant", "budget-left", "--window", "day", "--limit", "1"}).exit_code,
+      0);
+  json b = {{"model", "pricey-slow"},
+            {"messages", user_messages("leave early please")},
+            {"stream", true},
+            {"max_tokens", 50}};
+  {
+    SseStream stream(port(), key.key, b.dump());
+    ASSERT_TRUE(stream.next());  // the first chunk arrived; hang up
+  }
+  const json page = usage_after(key.key, 1);
+  const json& rec = page["data"][0];
+  EXPECT_EQ(rec["error_code"], "client_disconnected");
+  EXPECT_GT(rec["cost_micros"].get<std::int64_t>(), 0) << "the prompt and what was relayed are charged";
+  const json budget = budgets_when_spent(key.key, rec["cost_micros"])["data"][0];
+  EXPECT_EQ(budget["spent_micros"], rec["cost_micros"]);
+  EXPECT_EQ(budget["reserved_micros"].get<std::int64_t>() + budget["spent_micros"].get<std::int64_t>() +
+                budget["remaining_micros"].get<std::int64_t>(),
+            1000000);
 }
 
 }  // namespace

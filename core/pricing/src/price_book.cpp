@@ -85,7 +85,11 @@ struct Rule {
 Rule rule_of(const nlohmann::json& j) {
   Rule r;
   if (!j.is_object() || j.size() != 1) return r;
-  const auto& [key, value] = *j.items().begin();
+  // Not `*j.items().begin()`: that binds to a proxy that dies at the end of the
+  // statement (ASan: stack-use-after-scope). The object iterator owns nothing.
+  const auto first = j.begin();
+  const std::string& key = first.key();
+  const nlohmann::json& value = first.value();
   if (value.is_string()) {
     r.text = value.get<std::string>();
     if (key == "equals") r.kind = Rule::equals;
