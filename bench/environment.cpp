@@ -101,6 +101,7 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "storage:\n"
     << "  plugin: sqlite\n"
     << "  options: { path: " << quoted((temp_.path() / "modelgw.db").string()) << " }\n"
+    << "usage: { journal_path: " << quoted((temp_.path() / "usage.journal").string()) << " }\n"
     << "plugins: { dir: " << quoted(o.plugin_dir) << " }\n"
     << "logging: { level: warn }\n"
     << "pii: { default_mode: " << o.pii_mode << " }\n"

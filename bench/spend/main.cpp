@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
               percentile(base, 0.99));
 
   // 2. The usage writer.
-  usage::UsageWriter writer(storage, 200, 256, 2'000'000);
+  usage::UsageWriter writer(storage, std::make_unique<usage::UsageJournal>((dir / "usage.journal").string()),
+                            usage::WriterOptions{200, 256, 2'000'000});
   writer.start();
   const std::int64_t month_start = now_ms() - 20LL * 86'400'000;
   const auto write_start = Clock::now();

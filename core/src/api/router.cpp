@@ -1,5 +1,6 @@
 #include "api/router.h"
 
+#include "api/readiness.h"
 #include "prompts/prompt_version.h"
 
 #include <Poco/Exception.h>
@@ -76,6 +77,11 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   if (path == "/healthz") {
     if (!method_is(call, "GET")) co_return;
     call.send_json(200, "{\"request_id\":\"" + call.request_id() + "\",\"status\":\"ok\"}");
+    co_return;
+  }
+  if (path == "/readyz") {
+    if (!method_is(call, "GET")) co_return;
+    send_readiness(call, deps_.usage.status(), deps_.usage.recording());
     co_return;
   }
   call.send_error(http::not_found(

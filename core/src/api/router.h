@@ -19,7 +19,8 @@ struct RouterDeps {
   const catalog::Catalog& catalog;
   prompts::PromptStore& prompts;
   admin::AdminRoutes& admin;
-  plugins::Storage& storage;  // GET /v1/usage and /v1/budgets read it (off the loop)
+  plugins::Storage& storage;        // GET /v1/usage and /v1/budgets read it (off the loop)
+  const usage::UsageWriter& usage;  // GET /readyz reports how recording stands
 };
 
 class Router : public http::Handler {

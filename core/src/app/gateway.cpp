@@ -162,8 +162,12 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
           .count());
 
-  s.usage = std::make_unique<usage::UsageWriter>(*s.storage, config.usage.flush_interval_ms,
-                                                 config.usage.batch_size, config.usage.queue_limit);
+  // The journal is opened (and locked) before anything is served: records
+  // an earlier run could not store are replayed first.
+  s.usage = std::make_unique<usage::UsageWriter>(
+      *s.storage, std::make_unique<usage::UsageJournal>(config.usage.journal_path),
+      usage::WriterOptions{config.usage.flush_interval_ms, config.usage.batch_size,
+                           config.usage.queue_limit});
   // JWTs beside API keys when auth.jwks_url is set; an unreachable identity
   // provider only warns here (its tokens get 503 until it answers).
   if (config.auth.jwks_url.rfind("https://", 0) == 0) init_tls_once();
@@ -234,7 +238,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
       [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }});
   s.router = std::make_unique<api::Router>(
       api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking}, *s.chat, s.catalog, *s.prompts,
-                      *s.admin_routes, *s.storage});
+                      *s.admin_routes, *s.storage, *s.usage});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),

@@ -32,7 +32,7 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
     if (outcome.row.error_code.empty()) outcome.row.error_code = "internal_error";
   }
   settle_spend(outcome, deps_.catalog, deps_.spend);
-  record_outcome(outcome, call, deps_.usage);
+  if (outcome.recorded) record_outcome(outcome, call, deps_.usage);
 }
 
 net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
@@ -45,6 +45,21 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
                                     std::to_string(deps_.max_body_bytes) + " bytes)",
                                 {}},
                  outcome);
+    co_return;
+  }
+  // Nothing is served that cannot be recorded (usage_writer.h).
+  if (!deps_.usage.recording()) {
+    outcome.recorded = false;
+    answer_error(
+        call,
+        http::ApiError{503,
+                       "usage_unrecordable",
+                       "the gateway cannot record usage right now (its store and its local journal both "
+                       "refuse writes, or too many records wait); nothing was sent upstream, retry shortly",
+                       {},
+                       1,
+                       true},
+        outcome);
     co_return;
   }
   std::string_view text = http_request.body;

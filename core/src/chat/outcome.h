@@ -21,6 +21,9 @@ struct Outcome {
   // tenant's budgets it points into.
   std::shared_ptr<const budget::TenantSpend> spend;
   std::optional<budget::Admission> admission;
+  // False for a request refused because usage cannot be recorded: it was not
+  // served, and queueing its record would grow the memory it protects.
+  bool recorded = true;
 };
 
 // How one try at one model ended.

@@ -65,9 +65,10 @@ struct AuthConfig {
 };
 
 struct UsageConfig {
-  int flush_interval_ms = 200;
-  std::size_t batch_size = 256;
-  std::size_t queue_limit = 100000;
+  int flush_interval_ms = 20;                        // longest a served request's record waits to be written
+  std::size_t batch_size = 256;                      // records written in one transaction
+  std::size_t queue_limit = 100000;                  // records in memory; at it, chat requests get 503
+  std::string journal_path = "./var/usage.journal";  // records storage refused, until replayed
 };
 
 // PII policy (issue: per-tenant block/mask/flag). A tenant's settings.pii

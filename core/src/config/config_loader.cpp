@@ -307,9 +307,11 @@ Config from_json(const nlohmann::json& root, std::string source) {
   read_auth(SectionReader(top.object("auth"), "auth"), c.auth);
   {
     SectionReader r(top.object("usage"), "usage");
-    c.usage.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", 200, 1, 60000));
+    c.usage.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", 20, 1, 60000));
     c.usage.batch_size = static_cast<std::size_t>(r.integer("batch_size", 256, 1, 100000));
     c.usage.queue_limit = static_cast<std::size_t>(r.integer("queue_limit", 100000, 1, 100'000'000));
+    c.usage.journal_path = r.string("journal_path", "./var/usage.journal");
+    if (c.usage.journal_path.empty()) throw ConfigError("usage.journal_path: must not be empty");
     r.reject_unknown_keys();
   }
   {

@@ -233,6 +233,13 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
       // write() rolls the whole batch back.
       for (const auto& row : rows) {
         {
+          // Exactly once: the host replays its journal after an outage, and
+          // a replay cut short is run again.
+          auto seen = c.statement("SELECT 1 FROM usage_records WHERE request_id = ?1");
+          seen.bind(1, row.request_id);
+          if (seen.step()) continue;
+        }
+        {
           auto insert =
               c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "

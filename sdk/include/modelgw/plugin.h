@@ -627,7 +627,10 @@ typedef struct mgw_storage_hooks {
   mgw_status (*on_api_key_revoke)(mgw_storage* storage, int64_t key_id, int64_t now_unix_ms,
                                   const mgw_text_sink* error);
 
-  /* Writes `count` records in one transaction: all or none. The records lie
+  /* Writes `count` records in one transaction: all or none. A record whose
+   * request_id is already stored is skipped, with its rollups and charges:
+   * the host replays the records it journaled while storage failed, and may
+   * send one twice (ABI 1.2). The records lie
    * records[0].struct_size bytes apart (the host's sizeof, which a newer host
    * may have grown): step through the array with that stride, never with the
    * plugin's own sizeof. */

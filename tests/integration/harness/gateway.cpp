@@ -6,6 +6,7 @@
 #include <Poco/Net/SocketAddress.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -73,14 +74,16 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
     << o.extra_server_yaml << "storage:\n"
     << "  plugin: sqlite\n"
     << "  options:\n"
-    << "    path: \"" << db << "\"\n"
-    << "plugins:\n"
+    << "    path: \"" << db << "\"\n";
+  if (o.storage_busy_timeout_ms > 0) y << "    busy_timeout_ms: " << o.storage_busy_timeout_ms << "\n";
+  y << "plugins:\n"
     << "  dir: \"" << MODELGW_PLUGIN_DIR << "\"\n"
     << "auth:\n"
     << "  key_cache_ttl_ms: " << o.key_cache_ttl_ms << "\n"
     << o.extra_auth_yaml << "usage:\n"
-    << "  flush_interval_ms: " << o.flush_interval_ms << "\n"
-    << o.pii_yaml << "logging:\n"
+    << (o.flush_interval_ms > 0 ? "  flush_interval_ms: " + std::to_string(o.flush_interval_ms) + "\n" : "")
+    << "  journal_path: \"" << (o.journal_path.empty() ? dir + "/usage.journal" : o.journal_path) << "\"\n"
+    << o.extra_usage_yaml << o.pii_yaml << "logging:\n"
     << "  level: info\n"
     << "retry:\n"
     << "  max_attempts: " << o.retry_max_attempts << "\n"
@@ -265,6 +268,13 @@ std::optional<int> Gateway::wait_exit(std::chrono::milliseconds timeout) {
 
 int Gateway::stop(std::chrono::milliseconds grace) {
   return serve_ ? serve_->stop(grace) : -1;
+}
+
+void Gateway::kill() {
+  if (!serve_) return;
+  serve_->send_signal(SIGKILL);
+  (void)serve_->wait_exit(std::chrono::seconds(10));
+  serve_.reset();
 }
 
 std::string Gateway::log() const {

@@ -35,7 +35,7 @@ struct TierEntry {
 struct GatewayOptions {
   int upstream_port = 0;  // the fake upstream
   std::size_t max_body_bytes = 65536;
-  int flush_interval_ms = 50;
+  int flush_interval_ms = 50;  // 0: the gateway's default
   int key_cache_ttl_ms = 100;
   int timeout_ms = 1500;         // first_byte_timeout_ms of every provider
   int total_timeout_ms = 20000;  // timeout_ms (the whole call) of every provider
@@ -54,6 +54,9 @@ struct GatewayOptions {
   std::string extra_provider_yaml;   // lines added to every provider, indented four spaces
   std::string pii_yaml;              // a whole `pii:` section; empty: the defaults (flag)
   std::string extra_yaml;            // whole top-level sections (budget:, rate_limits:), appended
+  std::string extra_usage_yaml;      // lines under `usage:`, indented two spaces
+  std::string journal_path;          // usage.journal_path; empty: one in the gateway's temp dir
+  int storage_busy_timeout_ms = 0;   // the sqlite plugin's busy_timeout_ms; 0: its default
   std::string db_path;               // the SQLite file; empty: one in the gateway's temp dir.
                                      // Two gateways given one path share a store (scale-out tests).
   std::string openai_base_url;       // replaces the fake's address for provider "openai"
@@ -99,6 +102,8 @@ class Gateway {
   void send_signal(int sig) const;
   std::optional<int> wait_exit(std::chrono::milliseconds timeout);
   int stop(std::chrono::milliseconds grace = std::chrono::seconds(15));
+  // SIGKILL, as a crash would: reaped at once, not reported as a failed exit.
+  void kill();
 
   // Everything serve wrote to stderr so far.
   std::string log() const;
