@@ -467,21 +467,20 @@ typedef struct mgw_usage_record {
   mgw_str pii_findings;   /* JSON object, category -> count, e.g. {"email":2}; len 0 for none */
   /* ABI 1.2 (check with MGW_HAS_FIELD): money. Amounts are integer micro-units
    * of the currency (1 USD = 1000000); prices are micro-units per million tokens. */
-  int64_t seq;                  /* assigned by storage: insertion order, rises across processes; ignored on insert */
-  mgw_str feature;              /* the X-Feature the request named; len 0 for none */
+  int64_t seq;     /* assigned by storage: insertion order, rises across processes; ignored on insert */
+  mgw_str feature; /* the X-Feature the request named; len 0 for none */
   int64_t cached_prompt_tokens; /* of prompt_tokens, read from the vendor's cache */
   int64_t cost_micros;          /* what the request cost */
   int64_t price_input_micros;   /* the prices that applied, per million tokens */
   int64_t price_output_micros;
   int64_t price_cached_micros;
-  mgw_str reason;               /* internal refusal reason, e.g. "BUDGET_EXCEEDED"; len 0 for none */
+  mgw_str reason; /* internal refusal reason, e.g. "BUDGET_EXCEEDED"; len 0 for none */
   /* Insert only: settle these leases (see on_lease_take) in the same
    * transaction as the record, so that what a ledger counts as spent is
    * exactly what its records say. NULL/0 for none; NULL on reads. */
   const mgw_ledger_charge* charges;
   size_t charge_count;
 } mgw_usage_record;
-
 
 /* Filters for on_usage_query; a zero / empty field does not filter. */
 typedef struct mgw_usage_query {
@@ -507,9 +506,9 @@ typedef struct mgw_usage_filter {
   int64_t key_id;
   int32_t status_min; /* http_status in [status_min, status_max]; both 0: any */
   int32_t status_max;
-  int32_t stream;      /* -1: any; 0: not streamed; 1: streamed */
-  int64_t before_seq;  /* on_usage_page: only records with seq < this; 0: from the newest */
-  int64_t limit;       /* on_usage_page: at most this many (1..1000), by seq descending */
+  int32_t stream;     /* -1: any; 0: not streamed; 1: streamed */
+  int64_t before_seq; /* on_usage_page: only records with seq < this; 0: from the newest */
+  int64_t limit;      /* on_usage_page: at most this many (1..1000), by seq descending */
   /* on_usage_totals: "" for one row over the whole filter, or "hour", "day"
    * (UTC; key is the bucket's start in Unix ms, as decimal), "model", "feature", "key". */
   mgw_str group_by;
