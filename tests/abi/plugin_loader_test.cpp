@@ -81,6 +81,9 @@ TEST(PluginLoader, AStoragePluginBuiltBeforeAbi12StillLoadsAndMetersNothing) {
   auto library = PluginLibrary::load(fixture("storage_v1_1"), MGW_KIND_STORAGE);
   modelgw::plugins::Storage storage(library, nlohmann::json::object());
   EXPECT_FALSE(storage.supports_spend_control());
+  EXPECT_FALSE(storage.supports_idempotency()) << "the 1.3 hooks lie past its table";
+  EXPECT_THROW(storage.claim_idempotency(modelgw::plugins::IdempotencyRow{}, 1),
+               modelgw::plugins::StorageError);
   try {
     storage.usage_page(modelgw::plugins::UsageFilter{});
     FAIL() << "a hook past the plugin's table must not be called";

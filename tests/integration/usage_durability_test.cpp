@@ -55,15 +55,6 @@ json readyz(int port) {
   return http_get(port, "/readyz").json();
 }
 
-template <typename Pred>
-bool eventually(Pred pred, std::chrono::milliseconds limit = 10000ms) {
-  for (auto waited = 0ms; waited < limit; waited += 50ms) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return pred();
-}
-
 std::size_t count_lines(const std::string& log, const std::string& needle) {
   std::size_t n = 0;
   for (std::size_t at = log.find(needle); at != std::string::npos; at = log.find(needle, at + 1)) ++n;

@@ -14,6 +14,7 @@
 #include "chat/chat_endpoint.h"
 #include "chat/secret_redactor.h"
 #include "http/listener.h"
+#include "idempotency/key_keeper.h"
 #include "net/blocking_pool.h"
 #include "net/event_loops.h"
 #include "pii/detector.h"
@@ -59,6 +60,7 @@ struct Gateway::State {
   std::unique_ptr<budget::Ledger> ledger;
   std::unique_ptr<budget::LedgerKeeper> keeper;
   std::unique_ptr<budget::SpendControl> spend;
+  std::unique_ptr<idempotency::KeyKeeper> idempotency;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
   std::unique_ptr<net::EventLoops> loops;
@@ -230,12 +232,21 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
         "limits are not enforced",
         s.storage->plugin_name());
   }
+  // Idempotency keys live in the store (shared by every process on it).
+  if (s.storage->supports_idempotency()) {
+    s.idempotency = std::make_unique<idempotency::KeyKeeper>(*s.storage, *s.blocking, config.idempotency);
+  } else {
+    spdlog::warn(
+        "storage '{}' has no idempotency hooks (plugin ABI < 1.3): requests with an Idempotency-Key "
+        "are refused",
+        s.storage->plugin_name());
+  }
   s.chat = std::make_unique<chat::ChatEndpoint>(chat::ChatDeps{
       s.catalog, *s.usage, s.redactor, sc.max_body_bytes, config.retry, *s.blocking, s.prompts.get(),
       s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy_cached(p.tenant_name); },
       [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }, s.spend.get(),
       [gate](const auth::Principal& p) { return gate->spend_cached(p.tenant_name); },
-      [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }});
+      [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }, s.idempotency.get()});
   s.router = std::make_unique<api::Router>(
       api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking}, *s.chat, s.catalog, *s.prompts,
                       *s.admin_routes, *s.storage, *s.usage});
@@ -255,6 +266,7 @@ Gateway::~Gateway() {
   for (auto& [name, pool] : s.pools) pool->close_all();
   s.listener.reset();
   if (s.blocking) s.blocking->stop();
+  if (s.idempotency) s.idempotency->stop();
   if (s.keeper) s.keeper->stop();
   if (s.usage) s.usage->stop();
 }
@@ -276,6 +288,7 @@ void Gateway::run_until_signal() {
   State& s = *state_;
   s.usage->start();
   if (s.keeper) s.keeper->start();
+  if (s.idempotency) s.idempotency->start();
   s.loops->start();
   s.listener->start();
   spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}')", s.config.server.host, port(),
@@ -313,6 +326,7 @@ void Gateway::run_until_signal() {
   s.blocking->stop();
   // Leases go back before the last records are written: what they keep
   // covers the charges those records still carry.
+  if (s.idempotency) s.idempotency->stop();
   if (s.keeper) s.keeper->stop();
   s.usage->stop();
   spdlog::info("stopped; {} usage records written this run", s.usage->written());

@@ -1,5 +1,7 @@
 #include "auth/api_key.h"
 
+#include "util/sha256_hex.h"
+
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
@@ -31,15 +33,7 @@ std::string mint_api_key() {
 }
 
 std::string hash_api_key(std::string_view key) {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-  SHA256(reinterpret_cast<const unsigned char*>(key.data()), key.size(), digest.data());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(digest.size() * 2, '0');
-  for (std::size_t i = 0; i < digest.size(); ++i) {
-    out[2 * i] = kHex[digest[i] >> 4];
-    out[2 * i + 1] = kHex[digest[i] & 0xF];
-  }
-  return out;
+  return util::sha256_hex(key);
 }
 
 std::string display_prefix(std::string_view key) {

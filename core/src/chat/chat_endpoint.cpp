@@ -7,6 +7,7 @@
 #include "chat/route_plan.h"
 #include "chat/spend_step.h"
 #include "chat/upstream_attempt.h"
+#include "idempotency/idempotency_key.h"
 #include "prompts/prompt_invocation.h"
 
 #include <spdlog/spdlog.h>
@@ -32,7 +33,16 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
     if (outcome.row.error_code.empty()) outcome.row.error_code = "internal_error";
   }
   settle_spend(outcome, deps_.catalog, deps_.spend);
+  // Only a complete, successful answer is kept for retries (README): any
+  // other outcome frees the key, so a retry makes the call (spec 4.1).
+  const bool keep =
+      call.status_sent() == 200 && outcome.row.error_code.empty() && (!call.streaming() || call.finished());
   if (outcome.recorded) record_outcome(outcome, call, deps_.usage);
+  if (outcome.idempotent) {
+    // The client gets its answer first; keeping it is the store's write.
+    (void)co_await call.flush();
+    co_await deps_.idempotency->finish(std::move(outcome.idempotent), keep);
+  }
 }
 
 net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
@@ -62,6 +72,10 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
         outcome);
     co_return;
   }
+  // The Idempotency-Key is checked before the body: a malformed one is the
+  // same mistake whatever the body.
+  auto idempotency_key = idempotency::read_key(http_request);
+  if (auto* err = std::get_if<http::ApiError>(&idempotency_key)) co_return answer_error(call, *err, outcome);
   std::string_view text = http_request.body;
   if (const std::string_view feature = http_request.header("X-Feature"); !feature.empty()) {
     if (auto err = check_feature(feature)) co_return answer_error(call, *err, outcome);
@@ -71,6 +85,10 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   // Read and validate.
   auto doc = parse_json_object(text);
   if (auto* err = std::get_if<http::ApiError>(&doc)) co_return answer_error(call, *err, outcome);
+  if (auto* key = std::get_if<std::string>(&idempotency_key)) {
+    if (!co_await take_idempotency_key(call, std::move(*key), std::get<nlohmann::json>(doc), outcome))
+      co_return;
+  }
   std::string expanded;  // the body after a named prompt was filled in, when one was
   if (prompts::names_prompt(std::get<nlohmann::json>(doc))) {
     if (deps_.prompts == nullptr) {
@@ -145,6 +163,37 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
         &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
   }
   answer_error(call, last_error, outcome);
+}
+
+net::Task<bool> ChatEndpoint::take_idempotency_key(http::ServerCall& call, std::string key,
+                                                   const nlohmann::json& body, Outcome& outcome) {
+  if (deps_.idempotency == nullptr) {
+    answer_error(
+        call,
+        http::ApiError{422, "unsupported_parameter",
+                       "this gateway's storage does not keep idempotency keys; send the request without "
+                       "Idempotency-Key",
+                       "Idempotency-Key"},
+        outcome);
+    co_return false;
+  }
+  const std::string digest = idempotency::request_digest(body, outcome.row.feature);
+  auto step = co_await deps_.idempotency->begin(call, outcome.row.tenant_id, std::move(key), digest);
+  if (step.flight) {
+    outcome.idempotent = std::move(step.flight);
+    co_return true;
+  }
+  if (step.answered) {
+    // The first request's answer: it was recorded and charged once, there.
+    outcome.recorded = false;
+    spdlog::info("{} tenant={} replayed the answer of a request with the same Idempotency-Key",
+                 call.request_id(), outcome.principal->tenant_name);
+  } else if (step.refusal) {
+    answer_error(call, std::move(*step.refusal), outcome);
+  } else {
+    outcome.row.error_code = "client_disconnected";
+  }
+  co_return false;
 }
 
 net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,

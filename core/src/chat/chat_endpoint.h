@@ -18,6 +18,7 @@
 #include "chat/secret_redactor.h"
 #include "config/config.h"
 #include "http/server_call.h"
+#include "idempotency/key_keeper.h"
 #include "net/blocking_pool.h"
 #include "pii/guard.h"
 #include "prompts/prompt_store.h"
@@ -47,6 +48,9 @@ struct ChatDeps {
   // cached), and the lookup that may block; both required with `spend`.
   std::function<std::shared_ptr<const budget::TenantSpend>(const auth::Principal&)> spend_of_cached;
   std::function<std::shared_ptr<const budget::TenantSpend>(const auth::Principal&)> spend_of;
+  // The idempotency step; nullptr: the store keeps no keys, and requests
+  // that send one are refused.
+  idempotency::KeyKeeper* idempotency = nullptr;
 };
 
 class ChatEndpoint {
@@ -62,6 +66,10 @@ class ChatEndpoint {
   // receives the edited body.
   net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string_view source,
                                    std::string& body, Outcome& outcome);
+  // The idempotency stage: false when the request was answered (replayed,
+  // followed, refused). `body` is the request as sent (for its digest).
+  net::Task<bool> take_idempotency_key(http::ServerCall& call, std::string key, const nlohmann::json& body,
+                                       Outcome& outcome);
   // The spend stage: false when the request was answered (402, 429, 503).
   net::Task<bool> hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
                              std::string_view body, Outcome& outcome);

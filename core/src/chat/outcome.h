@@ -5,6 +5,7 @@
 #include "auth/principal.h"
 #include "budget/admission.h"
 #include "http/api_error.h"
+#include "idempotency/flight.h"
 #include "plugins/storage.h"
 
 #include <memory>
@@ -24,6 +25,9 @@ struct Outcome {
   // False for a request refused because usage cannot be recorded: it was not
   // served, and queueing its record would grow the memory it protects.
   bool recorded = true;
+  // Set when this request holds an Idempotency-Key and makes the call: its
+  // answer is kept for retries, or the key freed, when it ends.
+  std::shared_ptr<idempotency::Flight> idempotent;
 };
 
 // How one try at one model ended.

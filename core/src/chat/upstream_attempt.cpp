@@ -58,7 +58,7 @@ http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw
 // Waits `wait` unless the client hangs up first: then false.
 net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::milliseconds wait) {
   net::asio::steady_timer timer(call.executor(), wait);
-  net::ScopedSlot slot(&call.hangup(), [&timer] { timer.cancel(); });
+  net::ScopedSlot slot(call.client_gone_signal(), [&timer] { timer.cancel(); });
   boost::system::error_code ec;
   co_await timer.async_wait(net::asio::redirect_error(net::use_awaitable, ec));
   co_return !call.client_gone();
@@ -228,7 +228,8 @@ net::Task<Attempt> attempt_once(AttemptContext& a, const mgw_call_context& ctx,
   upstream::Timeouts timeouts;
   timeouts.first_byte = std::chrono::milliseconds(pcfg.first_byte_timeout_ms);
   timeouts.total = std::chrono::milliseconds(pcfg.timeout_ms);
-  upstream::UpstreamCall up(*a.plan.route->upstream, timeouts, pcfg.max_response_bytes, &a.call.hangup());
+  upstream::UpstreamCall up(*a.plan.route->upstream, timeouts, pcfg.max_response_bytes,
+                            a.call.client_gone_signal());
   std::optional<Attempt> broken;
   try {
     co_await up.start(outgoing);

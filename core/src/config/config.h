@@ -71,6 +71,16 @@ struct UsageConfig {
   std::string journal_path = "./var/usage.journal";  // records storage refused, until replayed
 };
 
+// Idempotency-Key on chat (spec 8): how long a key lives, how big a response
+// is kept for replay, how long a duplicate waits for the first.
+struct IdempotencyConfig {
+  std::int64_t ttl_ms = 24LL * 3'600'000;        // a key's lifetime; then it counts as new
+  std::size_t max_response_bytes = 1024 * 1024;  // larger responses are not kept (README)
+  std::int64_t wait_ms = 120'000;                // a duplicate's wait for the first attempt
+  std::int64_t in_flight_ms = 15LL * 60'000;     // a claim held by a process that died lapses after this
+  std::int64_t purge_interval_ms = 60'000;       // expired keys are deleted this often
+};
+
 // PII policy (issue: per-tenant block/mask/flag). A tenant's settings.pii
 // overrides the mode and the critical set and adds an allow-list.
 struct PiiConfig {
@@ -149,6 +159,7 @@ struct Config {
   std::string plugins_dir = "./build/plugins";
   AuthConfig auth;
   UsageConfig usage;
+  IdempotencyConfig idempotency;
   LoggingConfig logging;
   RetryConfig retry;
   PiiConfig pii;

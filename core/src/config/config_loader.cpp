@@ -315,6 +315,17 @@ Config from_json(const nlohmann::json& root, std::string source) {
     r.reject_unknown_keys();
   }
   {
+    SectionReader r(top.object("idempotency"), "idempotency");
+    auto& i = c.idempotency;
+    i.ttl_ms = r.integer("ttl_ms", i.ttl_ms, 1000, 30LL * 24 * 3'600'000);
+    i.max_response_bytes = static_cast<std::size_t>(
+        r.integer("max_response_bytes", static_cast<std::int64_t>(i.max_response_bytes), 1024, 256LL << 20));
+    i.wait_ms = r.integer("wait_ms", i.wait_ms, 100, 3'600'000);
+    i.in_flight_ms = r.integer("in_flight_ms", i.in_flight_ms, 1000, 24LL * 3'600'000);
+    i.purge_interval_ms = r.integer("purge_interval_ms", i.purge_interval_ms, 100, 24LL * 3'600'000);
+    r.reject_unknown_keys();
+  }
+  {
     SectionReader r(top.object("logging"), "logging");
     c.logging.level = r.string("level", "info");
     static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "off"};

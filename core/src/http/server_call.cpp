@@ -85,7 +85,7 @@ void ServerCall::append_head(int status, std::string_view content_type, std::siz
     out_ += std::to_string(content_length);
   }
   out_ += "\r\nX-Request-Id: ";
-  out_ += request_id_;
+  out_ += answered_id_.empty() ? request_id_ : answered_id_;
   for (const auto& [name, value] : headers_) {
     out_ += "\r\n";
     out_ += name;
@@ -105,6 +105,10 @@ void ServerCall::send_json(int status, std::string_view body) {
   append_head(status, "application/json", body.size(), false);
   out_.append(body.data(), body.size());
   finished_ = true;
+  if (tap_ != nullptr) {
+    tap_->on_head(status, false, headers_);
+    tap_->on_body(body);
+  }
 }
 
 void ServerCall::send_error(const ApiError& error) {
@@ -129,10 +133,12 @@ void ServerCall::start_event_stream() {
     chunked_ = true;
     append_head(200, "text/event-stream", 0, true);
   }
+  if (tap_ != nullptr) tap_->on_head(200, true, headers_);
 }
 
 void ServerCall::append_chunk(std::string_view data) {
   if (!streaming_ || finished_ || data.empty()) return;
+  if (tap_ != nullptr) tap_->on_chunk(data);
   if (chunked_) {
     char size[20];
     int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
@@ -148,10 +154,17 @@ void ServerCall::end_chunks() {
   if (!streaming_ || finished_) return;
   if (chunked_) out_ += "0\r\n\r\n";
   finished_ = true;
+  if (tap_ != nullptr) tap_->on_end();
 }
 
 net::Task<bool> ServerCall::flush() {
-  if (write_failed_) co_return false;
+  if (write_failed_ || (outlives_client_ && hangup_.fired())) {
+    // Nobody reads any more: drop what was buffered. Work that outlives the
+    // client goes on as if it had been written.
+    write_failed_ = true;
+    out_.clear();
+    co_return outlives_client_;
+  }
   if (out_.empty()) co_return true;
   // Swapped out first: a handler may buffer more while this write waits.
   std::string pending;
@@ -159,7 +172,7 @@ net::Task<bool> ServerCall::flush() {
   const bool ok = co_await channel_.write(pending);
   if (!ok) {
     write_failed_ = true;
-    co_return false;
+    co_return outlives_client_;
   }
   // Keep the larger buffer for the next piece of a stream, but not a large
   // whole answer's: an idle stream should not hold memory.

@@ -54,6 +54,20 @@ class ResponseChannel {
   virtual bool closing() const { return false; }
 };
 
+// Sees every answer a call buffers, as it is buffered (idempotency keeps it
+// for replay and shows it to duplicates waiting on it). Runs on the call's loop.
+class ResponseTap {
+ public:
+  virtual ~ResponseTap() = default;
+  // The head: status, whether an event stream follows, the handler's header
+  // fields (not Date, Content-Type, Content-Length, X-Request-Id, Connection).
+  virtual void on_head(int status, bool stream,
+                       const std::vector<std::pair<std::string, std::string>>& headers) = 0;
+  virtual void on_body(std::string_view body) = 0;   // a whole answer's body
+  virtual void on_chunk(std::string_view data) = 0;  // one piece of a stream
+  virtual void on_end() = 0;                         // the stream ended normally
+};
+
 class ServerCall {
  public:
   ServerCall(Request request, std::string request_id, ResponseChannel& channel, net::CancelSignal& hangup,
@@ -68,6 +82,17 @@ class ServerCall {
   // Header fields of the next answer's head (X-Dropped-Params, Allow, Retry-After...).
   void set_header(std::string name, std::string value);
   void erase_header(std::string_view name);
+  // Shows what is answered to `tap` too (it must outlive the answer).
+  void set_tap(ResponseTap* tap) { tap_ = tap; }
+  // The work goes on when the client leaves: the exchange upstream finishes
+  // (for a response another request will replay), writes are dropped, and
+  // client_gone() stays false.
+  void outlive_client() { outlives_client_ = true; }
+  // What stops work when the client leaves; nullptr when the work outlives it.
+  net::CancelSignal* client_gone_signal() { return outlives_client_ ? nullptr : &hangup_; }
+  // The request_id the answer's head names (a replay names the original's).
+  void answer_as(std::string request_id) { answered_id_ = std::move(request_id); }
+
   // Answer with `Connection: close` and close the connection after it.
   void close_after() { keep_alive_ = false; }
   bool keep_alive() const { return keep_alive_; }
@@ -95,7 +120,7 @@ class ServerCall {
 
   // Fires (on this loop) when the client hangs up while the handler works.
   net::CancelSignal& hangup() { return hangup_; }
-  bool client_gone() const { return hangup_.fired() || write_failed_; }
+  bool client_gone() const { return !outlives_client_ && (hangup_.fired() || write_failed_); }
 
  private:
   void append_head(int status, std::string_view content_type, std::size_t content_length, bool chunked);
@@ -114,6 +139,9 @@ class ServerCall {
   bool chunked_ = false;  // false: an HTTP/1.0 stream, ended by closing
   bool finished_ = false;
   bool write_failed_ = false;
+  bool outlives_client_ = false;
+  ResponseTap* tap_ = nullptr;
+  std::string answered_id_;  // empty: request_id_
 };
 
 // The handler the transport calls for each request (the router).

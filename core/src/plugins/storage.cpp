@@ -21,10 +21,12 @@ struct Rows {
   std::vector<PromptVersionRow> prompts;
   std::vector<BudgetRow> budgets;
   std::vector<UsageGroup> groups;
+  std::vector<IdempotencyRow> idempotency;
   mgw_row_sink sink{sizeof(mgw_row_sink), this,
                     &Rows::on_tenant,     &Rows::on_key,
                     &Rows::on_usage,      &Rows::on_prompt,
-                    &Rows::on_budget,     &Rows::on_group};
+                    &Rows::on_budget,     &Rows::on_group,
+                    &Rows::on_idempotency};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   static void on_tenant(void* self, const mgw_tenant_record* r) {
@@ -85,6 +87,11 @@ struct Rows {
     static_cast<Rows*>(self)->budgets.push_back(BudgetRow{r->id, r->tenant_id, s(r->scope), s(r->subject),
                                                           s(r->name), s(r->window), r->limit_micros,
                                                           r->created_unix_ms});
+  }
+  static void on_idempotency(void* self, const mgw_idempotency_record* r) {
+    static_cast<Rows*>(self)->idempotency.push_back(IdempotencyRow{r->tenant_id, s(r->key), s(r->digest),
+                                                                   s(r->owner), r->state, s(r->response),
+                                                                   r->created_unix_ms, r->expires_unix_ms});
   }
   static void on_group(void* self, const mgw_usage_group* r) {
     static_cast<Rows*>(self)->groups.push_back(UsageGroup{
@@ -389,6 +396,71 @@ LedgerState Storage::read_ledger(const std::string& account, std::int64_t window
   check(read(handle_, mgw::str(account), window_start_unix_ms, now_unix_ms, &state, &error.sink), error,
         "read ledger");
   return LedgerState{state.spent, state.reserved};
+}
+
+bool Storage::supports_idempotency() const {
+  return hooks_.struct_size >=
+             offsetof(mgw_storage_hooks, on_idempotency_purge) + sizeof(hooks_.on_idempotency_purge) &&
+         hooks_.on_idempotency_claim != nullptr && hooks_.on_idempotency_complete != nullptr &&
+         hooks_.on_idempotency_release != nullptr && hooks_.on_idempotency_purge != nullptr;
+}
+
+namespace {
+
+mgw_idempotency_record to_record(const IdempotencyRow& row) {
+  mgw_idempotency_record r{};
+  r.struct_size = sizeof r;
+  r.tenant_id = row.tenant_id;
+  r.key = mgw::str(row.key);
+  r.digest = mgw::str(row.digest);
+  r.owner = mgw::str(row.owner);
+  r.state = row.state;
+  r.response = mgw::str(row.response);
+  r.created_unix_ms = row.created_unix_ms;
+  r.expires_unix_ms = row.expires_unix_ms;
+  return r;
+}
+
+}  // namespace
+
+std::optional<IdempotencyRow> Storage::claim_idempotency(const IdempotencyRow& claim,
+                                                         std::int64_t now_unix_ms) {
+  auto claim_hook = MGW_STORAGE_HOOK(on_idempotency_claim, "keep idempotency keys");
+  const mgw_idempotency_record r = to_record(claim);
+  ErrorText error;
+  Rows rows;
+  const mgw_status st = claim_hook(handle_, &r, now_unix_ms, &rows.sink, &error.sink);
+  if (st == MGW_OK) return std::nullopt;
+  if (st == MGW_CONFLICT && !rows.idempotency.empty()) return std::move(rows.idempotency.front());
+  if (st == MGW_CONFLICT)
+    throw StorageError(MGW_INTERNAL, "storage: idempotency claim: a conflict without its row");
+  check(st, error, "claim idempotency key");
+  return std::nullopt;
+}
+
+bool Storage::complete_idempotency(const IdempotencyRow& done) {
+  auto complete = MGW_STORAGE_HOOK(on_idempotency_complete, "keep idempotency keys");
+  const mgw_idempotency_record r = to_record(done);
+  ErrorText error;
+  const mgw_status st = complete(handle_, &r, &error.sink);
+  if (st == MGW_NOT_FOUND) return false;
+  check(st, error, "complete idempotency key");
+  return true;
+}
+
+void Storage::release_idempotency(std::int64_t tenant_id, const std::string& key, const std::string& owner) {
+  auto release = MGW_STORAGE_HOOK(on_idempotency_release, "keep idempotency keys");
+  ErrorText error;
+  check(release(handle_, tenant_id, mgw::str(key), mgw::str(owner), &error.sink), error,
+        "release idempotency key");
+}
+
+std::int64_t Storage::purge_idempotency(std::int64_t now_unix_ms, std::int64_t limit) {
+  auto purge = MGW_STORAGE_HOOK(on_idempotency_purge, "keep idempotency keys");
+  ErrorText error;
+  std::int64_t removed = 0;
+  check(purge(handle_, now_unix_ms, limit, &removed, &error.sink), error, "purge idempotency keys");
+  return removed;
 }
 
 #undef MGW_STORAGE_HOOK

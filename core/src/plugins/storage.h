@@ -147,6 +147,18 @@ struct LedgerState {
   std::int64_t reserved = 0;
 };
 
+// One idempotency key of a tenant (see mgw_idempotency_record).
+struct IdempotencyRow {
+  std::int64_t tenant_id = 0;
+  std::string key;
+  std::string digest;
+  std::string owner;  // the claiming request's request_id
+  int state = MGW_IDEMPOTENCY_PENDING;
+  std::string response;  // DONE: what is replayed (idempotency/stored_response.h)
+  std::int64_t created_unix_ms = 0;
+  std::int64_t expires_unix_ms = 0;
+};
+
 struct UsageQuery {
   std::int64_t tenant_id = 0;
   std::string request_id;
@@ -202,6 +214,15 @@ class Storage {
   void renew_leases(const std::vector<std::int64_t>& lease_ids, std::int64_t expires_unix_ms);
   LedgerState read_ledger(const std::string& account, std::int64_t window_start_unix_ms,
                           std::int64_t now_unix_ms);
+
+  // Idempotency keys (ABI 1.3); supports_idempotency() says whether the
+  // plugin has them. Claims the key for claim.owner: nullopt when it is now
+  // the caller's, else the live row that holds it.
+  bool supports_idempotency() const;
+  std::optional<IdempotencyRow> claim_idempotency(const IdempotencyRow& claim, std::int64_t now_unix_ms);
+  bool complete_idempotency(const IdempotencyRow& done);  // false: the claim is no longer the caller's
+  void release_idempotency(std::int64_t tenant_id, const std::string& key, const std::string& owner);
+  std::int64_t purge_idempotency(std::int64_t now_unix_ms, std::int64_t limit);  // rows removed
 
   std::string plugin_name() const { return library_->name(); }
 

@@ -1,7 +1,7 @@
 // The storage hooks, one group per file: storage.cpp (open/close),
-// tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp.
-// plugin_entry.cpp puts them in the table. Every hook is noexcept and returns a status for anything that goes
-// wrong.
+// tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp,
+// idempotency.cpp. plugin_entry.cpp puts them in the table. Every hook is noexcept and returns a status for
+// anything that goes wrong.
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -66,5 +66,15 @@ mgw_status lease_renew(mgw_storage* storage, const int64_t* lease_ids, size_t co
                        const mgw_text_sink* error) noexcept;
 mgw_status ledger_read(mgw_storage* storage, mgw_str account, int64_t window_start_unix_ms,
                        int64_t now_unix_ms, mgw_ledger_state* out, const mgw_text_sink* error) noexcept;
+
+// ABI 1.3: idempotency.cpp.
+mgw_status idempotency_claim(mgw_storage* storage, const mgw_idempotency_record* claim, int64_t now_unix_ms,
+                             const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+mgw_status idempotency_complete(mgw_storage* storage, const mgw_idempotency_record* done,
+                                const mgw_text_sink* error) noexcept;
+mgw_status idempotency_release(mgw_storage* storage, int64_t tenant_id, mgw_str key, mgw_str owner,
+                               const mgw_text_sink* error) noexcept;
+mgw_status idempotency_purge(mgw_storage* storage, int64_t now_unix_ms, int64_t limit, int64_t* out_removed,
+                             const mgw_text_sink* error) noexcept;
 
 }  // namespace mgw_sqlite

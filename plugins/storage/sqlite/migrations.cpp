@@ -166,11 +166,29 @@ CREATE TABLE leases (
 CREATE INDEX leases_account ON leases (account, window_start, expires_unix_ms);
 )sql";
 
+// Idempotency keys (ABI 1.3): one row per (tenant, key), claimed then
+// completed or released; expired rows are purged by expires_unix_ms.
+constexpr const char* kIdempotency = R"sql(
+CREATE TABLE idempotency_keys (
+  tenant_id       INTEGER NOT NULL,
+  key             TEXT    NOT NULL,
+  digest          TEXT    NOT NULL,
+  owner           TEXT    NOT NULL,
+  state           INTEGER NOT NULL,
+  response        BLOB    NOT NULL,
+  created_unix_ms INTEGER NOT NULL,
+  expires_unix_ms INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, key)
+);
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_unix_ms);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
     Migration{3, "PII action and findings on usage records", kUsagePii},
     Migration{4, "costs, usage rollups, budgets and ledger leases", kMoney},
+    Migration{5, "idempotency keys", kIdempotency},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -36,6 +36,10 @@ constexpr mgw_storage_hooks kHooks{
     .on_lease_return = &mgw_sqlite::lease_return,
     .on_lease_renew = &mgw_sqlite::lease_renew,
     .on_ledger_read = &mgw_sqlite::ledger_read,
+    .on_idempotency_claim = &mgw_sqlite::idempotency_claim,
+    .on_idempotency_complete = &mgw_sqlite::idempotency_complete,
+    .on_idempotency_release = &mgw_sqlite::idempotency_release,
+    .on_idempotency_purge = &mgw_sqlite::idempotency_purge,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

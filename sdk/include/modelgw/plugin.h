@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 2
+#define MGW_ABI_MINOR 3
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -577,6 +577,29 @@ typedef struct mgw_ledger_state {
   int64_t reserved; /* live unsettled lease amounts */
 } mgw_ledger_state;
 
+/* ABI 1.3: one idempotency key of a tenant (POST /v1/chat/completions with an
+ * Idempotency-Key). A key is first claimed (pending) by the request that will
+ * make the call, then either completed with the response the host will replay
+ * to every retry, or released when nothing worth replaying came of it. The
+ * plugin stores `response` as opaque bytes; the host alone reads them.
+ * OWNERSHIP: every mgw_str is borrowed for the call. */
+#define MGW_IDEMPOTENCY_PENDING 1 /* claimed; its request is running */
+#define MGW_IDEMPOTENCY_DONE 2    /* completed; `response` is replayed */
+typedef struct mgw_idempotency_record {
+  uint32_t struct_size;
+  int64_t tenant_id;
+  mgw_str key;    /* the header's value, 1..255 printable ASCII bytes */
+  mgw_str digest; /* the host's digest of the request the key was first used with */
+  mgw_str owner;  /* the request_id of the request that claimed it */
+  int32_t state;  /* MGW_IDEMPOTENCY_PENDING or MGW_IDEMPOTENCY_DONE */
+  mgw_str response;
+  int64_t created_unix_ms;
+  /* Pending: when the claim lapses (its holder is presumed dead and the key
+   * may be claimed again). Done: when the key's lifetime ends. From then on
+   * the key counts as unused. */
+  int64_t expires_unix_ms;
+} mgw_idempotency_record;
+
 /* Where rows go. THREADING: call only during the hook it was passed to. */
 typedef struct mgw_row_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
@@ -588,6 +611,8 @@ typedef struct mgw_row_sink {
   /* ABI 1.2 */
   void (*callback_budget)(void* host_data, const mgw_budget_record* row);
   void (*callback_usage_group)(void* host_data, const mgw_usage_group* row);
+  /* ABI 1.3 */
+  void (*callback_idempotency)(void* host_data, const mgw_idempotency_record* row);
 } mgw_row_sink;
 
 /* Every hook except on_storage_open/close may be called concurrently from any
@@ -711,6 +736,32 @@ typedef struct mgw_storage_hooks {
    * now_unix_ms decides which leases are live. */
   mgw_status (*on_ledger_read)(mgw_storage* storage, mgw_str account, int64_t window_start_unix_ms,
                                int64_t now_unix_ms, mgw_ledger_state* out, const mgw_text_sink* error);
+
+  /* ABI 1.3: idempotency keys. A plugin without them (a shorter table) leaves
+   * the host unable to honour Idempotency-Key: it refuses requests that send
+   * one. Keys are unique per (tenant_id, key).
+   *
+   * Claims claim->key for claim->owner in one transaction: when the tenant has
+   * no row for the key, or its row expired (expires_unix_ms <= now_unix_ms),
+   * stores `claim` (state PENDING, response empty) in its place and returns
+   * MGW_OK. Otherwise returns MGW_CONFLICT and the live row through one
+   * callback_idempotency, leaving it unchanged. */
+  mgw_status (*on_idempotency_claim)(mgw_storage* storage, const mgw_idempotency_record* claim,
+                                     int64_t now_unix_ms, const mgw_row_sink* out,
+                                     const mgw_text_sink* error);
+  /* Completes the PENDING row of (done->tenant_id, done->key) held by
+   * done->owner: sets state DONE, response and expires_unix_ms. MGW_NOT_FOUND
+   * when there is no such row (it lapsed and was claimed again, or purged). */
+  mgw_status (*on_idempotency_complete)(mgw_storage* storage, const mgw_idempotency_record* done,
+                                        const mgw_text_sink* error);
+  /* Deletes the PENDING row of (tenant_id, key) held by `owner`, so the key is
+   * free again. No such row is OK. */
+  mgw_status (*on_idempotency_release)(mgw_storage* storage, int64_t tenant_id, mgw_str key, mgw_str owner,
+                                       const mgw_text_sink* error);
+  /* Deletes every row that expired at or before now_unix_ms, at most `limit`
+   * of them (the host calls again while it gets `limit`); writes how many. */
+  mgw_status (*on_idempotency_purge)(mgw_storage* storage, int64_t now_unix_ms, int64_t limit,
+                                     int64_t* out_removed, const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 #ifdef __cplusplus

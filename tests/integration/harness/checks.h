@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace it {
@@ -48,5 +50,15 @@ struct StreamSummary {
   int done_count = 0;
 };
 StreamSummary summarize(const std::vector<SseEvent>& events);
+
+// Polls `pred` every 50 ms until it holds or `limit` passes; its last answer.
+template <typename Pred>
+bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::milliseconds(10000)) {
+  for (auto waited = std::chrono::milliseconds(0); waited < limit; waited += std::chrono::milliseconds(50)) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return pred();
+}
 
 }  // namespace it

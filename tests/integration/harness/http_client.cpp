@@ -154,12 +154,13 @@ HttpResponse post_chat(int port, const std::string& api_key, const std::string& 
 }
 
 SseStream::SseStream(int port, const std::string& api_key, const std::string& body,
-                     std::chrono::milliseconds read_timeout) {
+                     std::chrono::milliseconds read_timeout, const Headers& extra) {
   session_ = open_session(port, read_timeout);
   HttpRequest req;
   req.body = body;
   if (!api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + api_key);
   req.headers.emplace_back("Accept", "text/event-stream");
+  for (const auto& h : extra) req.headers.push_back(h);
   sent_ = std::chrono::steady_clock::now();
   send(*session_, req);
   response_ = std::make_unique<Poco::Net::HTTPResponse>();
@@ -234,8 +235,9 @@ std::string SseResult::header(const std::string& name) const {
   return find_header(headers, name);
 }
 
-SseResult stream_chat(int port, const std::string& api_key, const std::string& body, std::size_t max_events) {
-  SseStream stream(port, api_key, body);
+SseResult stream_chat(int port, const std::string& api_key, const std::string& body, std::size_t max_events,
+                      const Headers& extra) {
+  SseStream stream(port, api_key, body, std::chrono::milliseconds(20000), extra);
   SseResult result;
   result.status = stream.status();
   result.headers = stream.headers();

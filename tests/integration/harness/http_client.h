@@ -62,7 +62,8 @@ struct SseEvent {
 class SseStream {
  public:
   SseStream(int port, const std::string& api_key, const std::string& body,
-            std::chrono::milliseconds read_timeout = std::chrono::milliseconds(20000));
+            std::chrono::milliseconds read_timeout = std::chrono::milliseconds(20000),
+            const Headers& extra = {});
   ~SseStream();
   SseStream(const SseStream&) = delete;
   SseStream& operator=(const SseStream&) = delete;
@@ -100,6 +101,6 @@ struct SseResult {
 
 // Sends a streamed chat request and reads the whole answer, boundedly.
 SseResult stream_chat(int port, const std::string& api_key, const std::string& body,
-                      std::size_t max_events = 10000);
+                      std::size_t max_events = 10000, const Headers& extra = {});
 
 }  // namespace it

@@ -31,6 +31,11 @@ TEST(Descriptor, HookTableIsComplete) {
   EXPECT_NE(table->on_api_key_revoke, nullptr);
   EXPECT_NE(table->on_usage_insert, nullptr);
   EXPECT_NE(table->on_usage_query, nullptr);
+  EXPECT_NE(table->on_ledger_read, nullptr);
+  EXPECT_NE(table->on_idempotency_claim, nullptr);
+  EXPECT_NE(table->on_idempotency_complete, nullptr);
+  EXPECT_NE(table->on_idempotency_release, nullptr);
+  EXPECT_NE(table->on_idempotency_purge, nullptr);
 }
 
 TEST(Descriptor, RefusesAHostOfAnotherMajorVersion) {

@@ -8,7 +8,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 4;
+constexpr int64_t kCurrentVersion = 5;
 
 class MigrationsTest : public StorageTest {};
 
