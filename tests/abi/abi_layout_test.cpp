@@ -61,20 +61,27 @@ static_assert(sizeof(mgw_budget_record) == 104 && offsetof(mgw_budget_record, li
 static_assert(sizeof(mgw_lease_request) == 88 && offsetof(mgw_lease_request, holder) == 72);
 static_assert(sizeof(mgw_lease_grant) == 48 && sizeof(mgw_ledger_state) == 24);
 static_assert(sizeof(mgw_usage_query) == 56);
-static_assert(sizeof(mgw_row_sink) == 72 && offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
+static_assert(sizeof(mgw_row_sink) == 80 && offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
               offsetof(mgw_row_sink, callback_usage_group) == 56 &&
-              offsetof(mgw_row_sink, callback_idempotency) == 64);
-static_assert(sizeof(mgw_storage_hooks) == 248 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
+              offsetof(mgw_row_sink, callback_idempotency) == 64 &&
+              offsetof(mgw_row_sink, callback_audit) == 72);
+static_assert(sizeof(mgw_storage_hooks) == 272 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
               offsetof(mgw_storage_hooks, on_prompt_activate) == 128 &&
               offsetof(mgw_storage_hooks, on_usage_page) == 136 &&
               offsetof(mgw_storage_hooks, on_ledger_read) == 208 &&
               offsetof(mgw_storage_hooks, on_idempotency_claim) == 216 &&
-              offsetof(mgw_storage_hooks, on_idempotency_purge) == 240);
+              offsetof(mgw_storage_hooks, on_idempotency_purge) == 240 &&
+              offsetof(mgw_storage_hooks, on_audit_append) == 248 &&
+              offsetof(mgw_storage_hooks, on_audit_heads) == 264);
 // ABI 1.3
 static_assert(sizeof(mgw_idempotency_record) == 104 && offsetof(mgw_idempotency_record, key) == 16 &&
               offsetof(mgw_idempotency_record, state) == 64 &&
               offsetof(mgw_idempotency_record, response) == 72 &&
               offsetof(mgw_idempotency_record, expires_unix_ms) == 96);
+static_assert(sizeof(mgw_audit_event) == 152 && offsetof(mgw_audit_event, actor) == 40 &&
+              offsetof(mgw_audit_event, hash) == 136);
+static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
+              offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
 TEST(AbiLayout, VersionIsOnePointThree) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);

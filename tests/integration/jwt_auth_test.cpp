@@ -493,6 +493,20 @@ TEST(JwtOutageTest, CachedKeysUntilTtlThen503ThenRecoveryWithoutRestart) {
   EXPECT_EQ(recovered.status, 200) << "no recovery within 5 s of the IdP's restart: " << recovered.body;
   EXPECT_EQ(post_chat(port, es_token, kHello).status, 200);
 
+  // The outage is in the gateway's own audit chain: one event when it began
+  // (however many requests it refused), one when it ended.
+  const std::string admin = env->gateway().create_key("acme", "admin").key;
+  json recovered_events;
+  EXPECT_TRUE(eventually([&] {
+    recovered_events = http_get(port, "/internal/v1/audit?action=keyset.recovered", admin).json();
+    return recovered_events.contains("data") && !recovered_events["data"].empty();
+  }));
+  EXPECT_EQ(recovered_events["data"].size(), 1u) << recovered_events.dump();
+  const json outages = http_get(port, "/internal/v1/audit?action=keyset.unavailable", admin).json();
+  ASSERT_EQ(outages["data"].size(), 1u) << outages.dump();
+  EXPECT_EQ(outages["data"][0]["actor"], "gateway");
+  EXPECT_LT(outages["data"][0]["seq"], recovered_events["data"][0]["seq"]);
+
   const std::string log = env->gateway().log();
   EXPECT_FALSE(mentions_token(log, rs_token));
   EXPECT_FALSE(mentions_token(log, es_token));

@@ -24,7 +24,7 @@ class AdminServiceTest : public ::testing::Test {
                                &gate,
                                [] { return std::int64_t{5000}; },
                                SettingsRules{{"block", "mask", "flag"}}}};
-  Actor actor{"test"};
+  Actor actor{"test", ""};
 
   template <typename Op>
   static http::ApiError refusal(Op&& op) {

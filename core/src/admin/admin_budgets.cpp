@@ -118,7 +118,7 @@ json AdminService::create_budget(const Actor& actor, const std::string& tenant, 
                                     "scope"});
   }
   if (deps_.gate != nullptr) deps_.gate->forget(t.name);
-  record_change(actor, "budget.create",
+  record_change(deps_.audit, actor, t.id, "budget.create",
                 "budget " + std::to_string(row.id) + " (tenant " + t.name + ", " + row.scope +
                     (row.subject.empty() ? "" : " " + row.subject) + ", " + row.window + ", " +
                     budget::format_micros(row.limit_micros) + " USD)");
@@ -135,7 +135,7 @@ json AdminService::update_budget(const Actor& actor, std::int64_t budget_id, con
     throw AdminError(http::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
   row.limit_micros = *set;
   forget_tenant_of(row);
-  record_change(actor, "budget.update",
+  record_change(deps_.audit, actor, row.tenant_id, "budget.update",
                 "budget " + std::to_string(budget_id) + " (limit " + budget::format_micros(limit) + " USD)");
   return budget::budget_json(deps_.storage, row, deps_.now_unix_ms());
 }
@@ -146,7 +146,7 @@ json AdminService::delete_budget(const Actor& actor, std::int64_t budget_id) {
     throw AdminError(http::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
   }
   forget_tenant_of(row);
-  record_change(actor, "budget.delete", "budget " + std::to_string(budget_id));
+  record_change(deps_.audit, actor, row.tenant_id, "budget.delete", "budget " + std::to_string(budget_id));
   return json{{"id", budget_id}, {"deleted", true}};
 }
 
@@ -192,7 +192,7 @@ json AdminService::top_up_credits(const Actor& actor, const std::string& tenant,
     account->limit_micros = *raised;
   }
   if (deps_.gate != nullptr) deps_.gate->forget(t.name);
-  record_change(actor, "credits.top_up",
+  record_change(deps_.audit, actor, t.id, "credits.top_up",
                 "tenant " + t.name + " (+" + budget::format_micros(amount) + " USD, account " +
                     std::to_string(account->id) + ")");
   return budget::budget_json(deps_.storage, *account, deps_.now_unix_ms());

@@ -31,10 +31,8 @@ std::vector<std::string> segments_of(const std::string& path) {
   return out;
 }
 
-Actor actor_of(const auth::Principal& p) {
-  if (p.key_id != 0) return Actor{"key " + std::to_string(p.key_id) + " (tenant " + p.tenant_name + ")"};
-  return Actor{"token sub=" + (p.subject.empty() ? std::string("-") : p.subject) + " (tenant " +
-               p.tenant_name + ")"};
+Actor actor_of(const auth::Principal& p, std::string_view request_id) {
+  return Actor{p.describe(), std::string(request_id)};
 }
 
 std::optional<std::int64_t> positive_number(const std::string& text) {
@@ -57,7 +55,7 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
   const std::string path(request.path);
   const auto seg = segments_of(path);  // "internal", "v1", ...
   const std::string method(request.method);
-  const Actor actor = actor_of(principal);
+  const Actor actor = actor_of(principal, request.request_id);
   auto fail = [](http::ApiError e) {
     AdminReply r;
     r.status = e.status;

@@ -164,14 +164,15 @@ json AdminService::get_tenant(const std::string& name) {
 
 json AdminService::create_tenant(const Actor& actor, const std::string& name) {
   check_tenant_name(name);
+  std::int64_t tenant_id = 0;
   try {
-    deps_.storage.create_tenant(name, deps_.now_unix_ms());
+    tenant_id = deps_.storage.create_tenant(name, deps_.now_unix_ms());
   } catch (const plugins::StorageError& e) {
     if (e.status() == MGW_CONFLICT)
       refuse(400, "invalid_parameter", "tenant '" + http::input_excerpt(name) + "' already exists", "name");
     throw;
   }
-  record_change(actor, "tenant.create", "tenant " + name);
+  record_change(deps_.audit, actor, tenant_id, "tenant.create", "tenant " + name);
   return get_tenant(name);
 }
 
@@ -184,7 +185,7 @@ json AdminService::update_settings(const Actor& actor, const std::string& tenant
   if (deps_.gate != nullptr) deps_.gate->forget(tenant);
   std::string members;
   for (const auto& [name, value] : patch.items()) members += (members.empty() ? "" : ",") + name;
-  record_change(actor, "tenant.settings", "tenant " + tenant + " (" + members + ")");
+  record_change(deps_.audit, actor, t.id, "tenant.settings", "tenant " + tenant + " (" + members + ")");
   return get_tenant(tenant);
 }
 
@@ -206,7 +207,7 @@ json AdminService::mint_key(const Actor& actor, const plugins::Tenant& tenant, c
   row.scopes = scopes;
   row.created_unix_ms = deps_.now_unix_ms();
   row.id = deps_.storage.create_api_key(row);
-  record_change(actor, action,
+  record_change(deps_.audit, actor, tenant.id, action,
                 "key " + std::to_string(row.id) + " of tenant " + tenant.name +
                     (replaces > 0 ? " replacing key " + std::to_string(replaces) : std::string()));
   json out = key_json(row);
@@ -220,9 +221,9 @@ json AdminService::create_key(const Actor& actor, const std::string& tenant, con
 }
 
 json AdminService::revoke_key(const Actor& actor, std::int64_t key_id) {
-  key_or_404(key_id);
+  const auto key = key_or_404(key_id);
   deps_.storage.revoke_api_key(key_id, deps_.now_unix_ms());
-  record_change(actor, "key.revoke", "key " + std::to_string(key_id));
+  record_change(deps_.audit, actor, key.tenant_id, "key.revoke", "key " + std::to_string(key_id));
   return key_json(key_or_404(key_id));
 }
 
@@ -334,7 +335,7 @@ json AdminService::add_prompt_version(const Actor& actor, const std::string& ten
   const bool make_active = activate != spec.end() && activate->get<bool>();
   const std::int64_t version = deps_.storage.create_prompt_version(row, make_active);
   if (deps_.prompts != nullptr) deps_.prompts->forget(t.id, name);
-  record_change(actor, "prompt.version.create",
+  record_change(deps_.audit, actor, t.id, "prompt.version.create",
                 "prompt " + tenant + "/" + name + " v" + std::to_string(version));
   auto stored = deps_.storage.find_prompt_version(t.id, name, version);
   if (!stored) refuse(500, "internal_error", "the new prompt version could not be read back");
@@ -353,7 +354,8 @@ json AdminService::activate_prompt_version(const Actor& actor, const std::string
            "version");
   }
   if (deps_.prompts != nullptr) deps_.prompts->forget(t.id, name);
-  record_change(actor, "prompt.activate", "prompt " + tenant + "/" + name + " v" + std::to_string(version));
+  record_change(deps_.audit, actor, t.id, "prompt.activate",
+                "prompt " + tenant + "/" + name + " v" + std::to_string(version));
   auto stored = deps_.storage.find_prompt_version(t.id, name, version);
   if (!stored) refuse(500, "internal_error", "the prompt version could not be read back");
   return prompts::to_json(prompts::from_row(*stored));

@@ -6,6 +6,7 @@
 
 #include "admin/change_log.h"
 #include "admin/tenant_gate.h"
+#include "audit/audit_log.h"
 #include "http/api_error.h"
 #include "plugins/storage.h"
 #include "prompts/prompt_store.h"
@@ -38,7 +39,8 @@ struct AdminDeps {
   prompts::PromptStore* prompts = nullptr;  // told about prompt changes; may be null (the CLI)
   TenantGate* gate = nullptr;               // told about settings changes; may be null (the CLI)
   std::function<std::int64_t()> now_unix_ms;
-  SettingsRules settings_rules;  // e.g. the PII modes a tenant may choose
+  SettingsRules settings_rules;      // e.g. the PII modes a tenant may choose
+  audit::AuditLog* audit = nullptr;  // where every change is recorded; null: the log line only
 };
 
 class AdminService {

@@ -1,8 +1,11 @@
-// The one place every admin change passes through. Today it writes a log line
-// (names and ids only: never a key, a token or a template's text); the audit
-// log, when it lands, records the same event here.
+// The one place every admin change passes through: a log line and an audit
+// event in the tenant's chain (names and ids only: never a key, a token or a
+// template's text).
 #pragma once
 
+#include "audit/audit_log.h"
+
+#include <cstdint>
 #include <string>
 
 namespace modelgw::admin {
@@ -11,10 +14,13 @@ namespace modelgw::admin {
 // surface ("key 12 (tenant ops)", "token sub=... (tenant ops)").
 struct Actor {
   std::string description;
+  std::string request_id;  // the internal API call that made the change; empty for the CLI
 };
 
 // action: e.g. "tenant.create", "key.revoke", "prompt.activate".
 // target: what it acted on, e.g. "tenant acme", "key 12", "prompt acme/greet v3".
-void record_change(const Actor& actor, const std::string& action, const std::string& target);
+// tenant_id: the tenant whose chain records it. `log` may be null.
+void record_change(audit::AuditLog* log, const Actor& actor, std::int64_t tenant_id,
+                   const std::string& action, const std::string& target);
 
 }  // namespace modelgw::admin

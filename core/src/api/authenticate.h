@@ -6,6 +6,7 @@
 #pragma once
 
 #include "admin/tenant_gate.h"
+#include "audit/audit_log.h"
 #include "auth/authenticator.h"
 #include "auth/principal.h"
 #include "http/server_call.h"
@@ -19,6 +20,8 @@ struct AuthDeps {
   auth::Authenticator& authenticator;
   admin::TenantGate& gate;
   net::BlockingPool& blocking;
+  // Rejected credentials and keyset outages are recorded here; may be null.
+  audit::AuditLog* audit = nullptr;
 };
 
 // The caller's principal, or nullopt when the call was answered (401, 403, 503).

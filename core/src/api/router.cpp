@@ -70,6 +70,14 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     }
     co_return;
   }
+  if (path == "/v1/audit" || path == "/internal/v1/audit") {
+    if (!method_is(call, "GET")) co_return;
+    const bool internal = path != "/v1/audit";
+    if (auto principal = co_await authenticate(deps_.auth, call, internal ? "admin" : "audit:read")) {
+      co_await get_audit(call, *principal, internal);
+    }
+    co_return;
+  }
   if (path == "/internal/v1" || path.substr(0, 13) == "/internal/v1/") {
     if (auto principal = co_await authenticate(deps_.auth, call, "admin")) co_await admin(call, *principal);
     co_return;

@@ -35,6 +35,8 @@ class Router : public http::Handler {
   // spend_queries.cpp: GET /v1/usage and GET /v1/budgets.
   net::Task<void> get_usage(http::ServerCall& call, const auth::Principal& principal);
   net::Task<void> get_budgets(http::ServerCall& call, const auth::Principal& principal);
+  // GET /v1/audit (the caller's tenant) and /internal/v1/audit (any tenant's).
+  net::Task<void> get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal);
 
   RouterDeps deps_;
 };

@@ -4,6 +4,7 @@
 #include "admin/admin_service.h"
 #include "admin/tenant_gate.h"
 #include "api/router.h"
+#include "audit/audit_log.h"
 #include "auth/authenticator.h"
 #include "auth/jwt/factory.h"
 #include "budget/admission.h"
@@ -61,6 +62,7 @@ struct Gateway::State {
   std::unique_ptr<budget::LedgerKeeper> keeper;
   std::unique_ptr<budget::SpendControl> spend;
   std::unique_ptr<idempotency::KeyKeeper> idempotency;
+  std::unique_ptr<audit::AuditLog> audit;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
   std::unique_ptr<net::EventLoops> loops;
@@ -200,13 +202,26 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
                          rl.key_requests_per_minute, rl.key_tokens_per_minute});
   std::set<std::string> aliases;
   for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
+  // The audit log: admin changes, PII decisions, budget exhaustion, rejected
+  // credentials and keyset outages, hash-chained per tenant in the store.
+  if (s.storage->supports_audit()) {
+    const auto& ac = config.audit;
+    s.audit = std::make_unique<audit::AuditLog>(
+        *s.storage,
+        audit::AuditOptions{std::chrono::milliseconds(ac.flush_interval_ms),
+                            std::chrono::milliseconds(ac.checkpoint_interval_ms), ac.queue_limit},
+        &now_unix_ms);
+  } else {
+    spdlog::warn("storage '{}' has no audit hooks (plugin ABI < 1.3): no audit log is kept",
+                 s.storage->plugin_name());
+  }
   s.admin = std::make_unique<admin::AdminService>(
       admin::AdminDeps{*s.storage, std::move(aliases), s.prompts.get(), s.gate.get(),
                        [] {
                          using namespace std::chrono;
                          return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
                        },
-                       admin::SettingsRules{pii_defaults.modes}});
+                       admin::SettingsRules{pii_defaults.modes}, s.audit.get()});
   s.admin_routes = std::make_unique<admin::AdminRoutes>(*s.admin, config.server.max_body_bytes);
   const auto& sc = config.server;
   s.loops = std::make_unique<net::EventLoops>(sc.event_loops);
@@ -246,10 +261,11 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
       s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy_cached(p.tenant_name); },
       [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }, s.spend.get(),
       [gate](const auth::Principal& p) { return gate->spend_cached(p.tenant_name); },
-      [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }, s.idempotency.get()});
+      [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }, s.idempotency.get(),
+      s.audit.get()});
   s.router = std::make_unique<api::Router>(
-      api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking}, *s.chat, s.catalog, *s.prompts,
-                      *s.admin_routes, *s.storage, *s.usage});
+      api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, *s.chat,
+                      s.catalog, *s.prompts, *s.admin_routes, *s.storage, *s.usage});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),
@@ -267,6 +283,7 @@ Gateway::~Gateway() {
   s.listener.reset();
   if (s.blocking) s.blocking->stop();
   if (s.idempotency) s.idempotency->stop();
+  if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
   if (s.usage) s.usage->stop();
 }
@@ -289,6 +306,7 @@ void Gateway::run_until_signal() {
   s.usage->start();
   if (s.keeper) s.keeper->start();
   if (s.idempotency) s.idempotency->start();
+  if (s.audit) s.audit->start();
   s.loops->start();
   s.listener->start();
   spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}')", s.config.server.host, port(),
@@ -327,6 +345,7 @@ void Gateway::run_until_signal() {
   // Leases go back before the last records are written: what they keep
   // covers the charges those records still carry.
   if (s.idempotency) s.idempotency->stop();
+  if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
   s.usage->stop();
   spdlog::info("stopped; {} usage records written this run", s.usage->written());

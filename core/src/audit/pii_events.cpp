@@ -4,7 +4,14 @@
 
 namespace modelgw::audit {
 
-void record_pii_event(const PiiEvent& e) {
+void record_pii_event(AuditLog* log, const PiiEvent& e) {
+  if (log != nullptr) {
+    nlohmann::json details = {{"findings", nlohmann::json::parse(e.findings, nullptr, false)}};
+    if (details["findings"].is_discarded()) details["findings"] = nlohmann::json::object();
+    if (!e.param.empty()) details["param"] = e.param;
+    log->record(Event{e.tenant_id, std::string(e.actor), std::string(e.action),
+                      "request " + std::string(e.request_id), std::string(e.request_id), std::move(details)});
+  }
   spdlog::info("audit: {} request={} tenant_id={} key_id={} param={} findings={}", e.action, e.request_id,
                e.tenant_id, e.key_id, e.param.empty() ? "-" : e.param, e.findings);
 }

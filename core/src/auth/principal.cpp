@@ -14,4 +14,9 @@ bool Principal::has_scope(std::string_view scope) const {
   return false;
 }
 
+std::string Principal::describe() const {
+  if (key_id != 0) return "key " + std::to_string(key_id) + " (tenant " + tenant_name + ")";
+  return "token sub=" + (subject.empty() ? std::string("-") : subject) + " (tenant " + tenant_name + ")";
+}
+
 }  // namespace modelgw::auth

@@ -15,6 +15,9 @@ struct Principal {
   std::string subject;      // a JWT's `sub` (may be empty); empty for an API key
 
   bool has_scope(std::string_view scope) const;
+  // Who, for people and the audit log: "key 12 (tenant acme)" or
+  // "token sub=alice (tenant acme)". Never a credential.
+  std::string describe() const;
 };
 
 }  // namespace modelgw::auth

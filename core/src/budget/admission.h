@@ -48,6 +48,9 @@ struct Admission {
   bool clamped = false;            // the client set no limit and output_tokens is less than the default
   std::optional<http::ApiError> refusal;
   std::string reason;  // BUDGET_EXCEEDED, CREDIT_INSUFFICIENT or RATE_LIMITED with a refusal
+  // For a money refusal: the exhausted account and its window, e.g.
+  // "budget:17@1764115200000" (the audit log records the first per window).
+  std::string exhausted;
   std::vector<std::pair<std::string, std::string>>
       headers;  // x-ratelimit-* (a 429's Retry-After is in refusal)
   bool holds_money() const;

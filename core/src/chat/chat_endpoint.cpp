@@ -211,6 +211,10 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
   for (const auto& [name, value] : admission.headers) call.set_header(name, value);
   if (admission.refusal) {
     outcome.row.reason = admission.reason;
+    if (deps_.audit != nullptr && !admission.exhausted.empty()) {
+      deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted, call.request_id(),
+                                    principal.describe());
+    }
     if (!admission.reason.empty()) {
       spdlog::info("request {}: refused: {}", call.request_id(), admission.reason);
     }
@@ -250,11 +254,12 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatReque
   outcome.row.pii_action = verdict.action;
   outcome.row.pii_findings = verdict.findings_json();
   if (verdict.action != "masked") {
+    const std::string actor = outcome.principal->describe();
     audit::record_pii_event(
-        {verdict.rejection ? "pii.blocked" : "pii.flagged", call.request_id(), outcome.row.tenant_id,
-         outcome.row.key_id,
-         verdict.rejection ? std::string_view(verdict.rejection->param) : std::string_view(),
-         outcome.row.pii_findings});
+        deps_.audit, {verdict.rejection ? "pii.blocked" : "pii.flagged", call.request_id(),
+                      outcome.row.tenant_id, outcome.row.key_id, actor,
+                      verdict.rejection ? std::string_view(verdict.rejection->param) : std::string_view(),
+                      outcome.row.pii_findings});
   }
   if (verdict.rejection) {
     answer_error(call, std::move(*verdict.rejection), outcome);

@@ -8,6 +8,7 @@
 // usage record.
 #pragma once
 
+#include "audit/audit_log.h"
 #include "auth/principal.h"
 #include "budget/admission.h"
 #include "catalog/catalog.h"
@@ -51,6 +52,8 @@ struct ChatDeps {
   // The idempotency step; nullptr: the store keeps no keys, and requests
   // that send one are refused.
   idempotency::KeyKeeper* idempotency = nullptr;
+  // The audit log (PII blocks and flags, budget exhaustion); nullptr: none.
+  audit::AuditLog* audit = nullptr;
 };
 
 class ChatEndpoint {

@@ -2,6 +2,8 @@
 
 #include "admin/admin_service.h"
 #include "app/gateway.h"
+#include "audit/audit_log.h"
+#include "audit/audit_verify.h"
 #include "catalog/catalog_prices.h"
 #include "cli/arguments.h"
 #include "config/config_loader.h"
@@ -19,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -58,6 +61,8 @@ commands:
   credits show --tenant T            the tenant's credit account
   credits top-up --tenant T --amount USD
                                      add to the tenant's prepaid balance (opens the account)
+  audit verify [--tenant T]          check every audit chain (or T's): names the first event
+                                     edited, removed, inserted or reordered; exit 1 if any
   version                            print the version and plugin ABI
 
 options:
@@ -94,16 +99,21 @@ admin::SettingsRules pii_rules(const config::Config& config) {
 struct AdminSession {
   config::Config config;
   std::unique_ptr<plugins::Storage> storage;
+  // Changes made here go into the audit log; it is written when the session
+  // ends (AuditLog's destructor), before the command exits.
+  std::unique_ptr<audit::AuditLog> audit;
   std::unique_ptr<admin::AdminService> service;
-  admin::Actor actor{"cli"};
+  admin::Actor actor{"cli", ""};
 
   explicit AdminSession(const Arguments& args) : config(config::load_file(config_path(args))) {
     logging::init("warn", false);
     storage = open_storage(config);
+    if (storage->supports_audit())
+      audit = std::make_unique<audit::AuditLog>(*storage, audit::AuditOptions{}, &now_ms);
     std::set<std::string> aliases;
     for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
-    service = std::make_unique<admin::AdminService>(
-        admin::AdminDeps{*storage, std::move(aliases), nullptr, nullptr, &now_ms, pii_rules(config)});
+    service = std::make_unique<admin::AdminService>(admin::AdminDeps{
+        *storage, std::move(aliases), nullptr, nullptr, &now_ms, pii_rules(config), audit.get()});
   }
 };
 
@@ -374,6 +384,38 @@ int cmd_credits(const Arguments& args) {
   throw UsageError("unknown credits subcommand '" + sub + "' (show, top-up)");
 }
 
+int cmd_audit(const Arguments& args) {
+  const std::string sub = args.word(1, "audit subcommand (verify)");
+  if (sub != "verify") throw UsageError("unknown audit subcommand '" + sub + "' (verify)");
+  const config::Config config = config::load_file(config_path(args));
+  logging::init("warn", false);
+  auto storage = open_storage(config);
+  if (!storage->supports_audit())
+    throw UsageError("the '" + storage->plugin_name() + "' storage keeps no audit log");
+  std::map<std::int64_t, std::string> names{{0, "(gateway)"}};
+  for (const auto& t : storage->list_tenants()) names[t.id] = t.name;
+  std::optional<std::int64_t> only;
+  if (auto t = args.option("tenant")) {
+    auto tenant = storage->find_tenant(*t);
+    if (!tenant) throw UsageError("no tenant named '" + *t + "'");
+    only = tenant->id;
+  }
+  int broken = 0;
+  for (const auto& report : audit::verify_chains(*storage, only)) {
+    const auto name = names.count(report.tenant_id) ? names[report.tenant_id] : "(deleted)";
+    std::cout << "tenant " << name << " (id " << report.tenant_id << "): ";
+    if (!report.fault) {
+      std::cout << report.events << " events, intact\n";
+      continue;
+    }
+    ++broken;
+    std::cout << report.fault->kind << " at seq " << report.fault->seq << ": " << report.fault->detail << " ("
+              << report.events << " events verified before it)\n";
+  }
+  std::cout << (broken == 0 ? "audit log intact\n" : "audit log has been tampered with\n");
+  return broken == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -391,6 +433,7 @@ int run(int argc, char** argv) {
     if (command == "prompts") return cmd_prompts(args);
     if (command == "budgets") return cmd_budgets(args);
     if (command == "credits") return cmd_credits(args);
+    if (command == "audit") return cmd_audit(args);
     if (command == "version" || command == "--version") {
       std::cout << "modelgw " << MODELGW_VERSION << " (plugin ABI " << MGW_ABI_MAJOR << "." << MGW_ABI_MINOR
                 << ")\n";

@@ -81,6 +81,13 @@ struct IdempotencyConfig {
   std::int64_t purge_interval_ms = 60'000;       // expired keys are deleted this often
 };
 
+// The audit log's writer (audit/audit_log.h).
+struct AuditConfig {
+  int flush_interval_ms = 50;          // events are appended at least this often
+  int checkpoint_interval_ms = 60000;  // the chains' newest hashes are recorded this often
+  std::size_t queue_limit = 100000;    // events held while the store refuses them
+};
+
 // PII policy (issue: per-tenant block/mask/flag). A tenant's settings.pii
 // overrides the mode and the critical set and adds an allow-list.
 struct PiiConfig {
@@ -160,6 +167,7 @@ struct Config {
   AuthConfig auth;
   UsageConfig usage;
   IdempotencyConfig idempotency;
+  AuditConfig audit;
   LoggingConfig logging;
   RetryConfig retry;
   PiiConfig pii;

@@ -326,6 +326,16 @@ Config from_json(const nlohmann::json& root, std::string source) {
     r.reject_unknown_keys();
   }
   {
+    SectionReader r(top.object("audit"), "audit");
+    auto& a = c.audit;
+    a.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", a.flush_interval_ms, 1, 60000));
+    a.checkpoint_interval_ms =
+        static_cast<int>(r.integer("checkpoint_interval_ms", a.checkpoint_interval_ms, 100, 24 * 3'600'000));
+    a.queue_limit = static_cast<std::size_t>(
+        r.integer("queue_limit", static_cast<std::int64_t>(a.queue_limit), 1, 100'000'000));
+    r.reject_unknown_keys();
+  }
+  {
     SectionReader r(top.object("logging"), "logging");
     c.logging.level = r.string("level", "info");
     static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "off"};

@@ -29,7 +29,11 @@ constexpr std::chrono::seconds kLingerTime{2};
 }  // namespace
 
 Connection::Connection(asio::ip::tcp::socket socket, ConnectionHub& hub, std::size_t loop)
-    : socket_(std::move(socket)), timer_(socket_.get_executor()), hub_(hub), loop_(loop) {}
+    : socket_(std::move(socket)), timer_(socket_.get_executor()), hub_(hub), loop_(loop) {
+  boost::system::error_code ec;
+  const auto endpoint = socket_.remote_endpoint(ec);
+  if (!ec) peer_ = endpoint.address();
+}
 
 Connection::~Connection() = default;
 
@@ -99,6 +103,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
 
   enter(Phase::body);
   Request request;
+  request.remote_address = peer_;
   RequestParser parser(request, limits);
   error_code ec;
   std::size_t used = parser.put(asio::buffer(buffer_), ec);

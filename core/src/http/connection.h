@@ -71,6 +71,7 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   void watch_for_hangup();
 
   net::asio::ip::tcp::socket socket_;
+  net::asio::ip::address peer_;  // read once: every request on the connection carries it
   net::asio::steady_timer timer_;
   ConnectionHub& hub_;
   std::size_t loop_;

@@ -32,6 +32,8 @@ struct Request {
   int version_minor = 1;  // HTTP/1.0 or HTTP/1.1
   std::vector<Field> fields;
   std::string body;  // whole; empty when body_too_large
+  // The client's address (the audit log counts rejected credentials by it).
+  net::asio::ip::address remote_address;
   // The body was longer than server.max_body_bytes: it was not read (the
   // handler answers 413 and the connection closes after the answer).
   bool body_too_large = false;

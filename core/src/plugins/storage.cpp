@@ -22,11 +22,12 @@ struct Rows {
   std::vector<BudgetRow> budgets;
   std::vector<UsageGroup> groups;
   std::vector<IdempotencyRow> idempotency;
-  mgw_row_sink sink{sizeof(mgw_row_sink), this,
-                    &Rows::on_tenant,     &Rows::on_key,
-                    &Rows::on_usage,      &Rows::on_prompt,
-                    &Rows::on_budget,     &Rows::on_group,
-                    &Rows::on_idempotency};
+  std::vector<AuditRow> audit;
+  mgw_row_sink sink{sizeof(mgw_row_sink),  this,
+                    &Rows::on_tenant,      &Rows::on_key,
+                    &Rows::on_usage,       &Rows::on_prompt,
+                    &Rows::on_budget,      &Rows::on_group,
+                    &Rows::on_idempotency, &Rows::on_audit};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   static void on_tenant(void* self, const mgw_tenant_record* r) {
@@ -92,6 +93,11 @@ struct Rows {
     static_cast<Rows*>(self)->idempotency.push_back(IdempotencyRow{r->tenant_id, s(r->key), s(r->digest),
                                                                    s(r->owner), r->state, s(r->response),
                                                                    r->created_unix_ms, r->expires_unix_ms});
+  }
+  static void on_audit(void* self, const mgw_audit_event* r) {
+    static_cast<Rows*>(self)->audit.push_back(
+        AuditRow{r->id, r->tenant_id, r->seq, r->created_unix_ms, s(r->actor), s(r->action), s(r->target),
+                 s(r->request_id), s(r->details_json), s(r->prev_hash), s(r->hash)});
   }
   static void on_group(void* self, const mgw_usage_group* r) {
     static_cast<Rows*>(self)->groups.push_back(UsageGroup{
@@ -461,6 +467,66 @@ std::int64_t Storage::purge_idempotency(std::int64_t now_unix_ms, std::int64_t l
   std::int64_t removed = 0;
   check(purge(handle_, now_unix_ms, limit, &removed, &error.sink), error, "purge idempotency keys");
   return removed;
+}
+
+bool Storage::supports_audit() const {
+  return hooks_.struct_size >= offsetof(mgw_storage_hooks, on_audit_heads) + sizeof(hooks_.on_audit_heads) &&
+         hooks_.on_audit_append != nullptr && hooks_.on_audit_page != nullptr &&
+         hooks_.on_audit_heads != nullptr;
+}
+
+bool Storage::append_audit(const std::vector<AuditRow>& events) {
+  if (events.empty()) return true;
+  auto append = MGW_STORAGE_HOOK(on_audit_append, "keep an audit log");
+  std::vector<mgw_audit_event> records;
+  records.reserve(events.size());
+  for (const AuditRow& e : events) {
+    mgw_audit_event r{};
+    r.struct_size = sizeof r;
+    r.tenant_id = e.tenant_id;
+    r.seq = e.seq;
+    r.created_unix_ms = e.created_unix_ms;
+    r.actor = mgw::str(e.actor);
+    r.action = mgw::str(e.action);
+    r.target = mgw::str(e.target);
+    r.request_id = mgw::str(e.request_id);
+    r.details_json = mgw::str(e.details_json);
+    r.prev_hash = mgw::str(e.prev_hash);
+    r.hash = mgw::str(e.hash);
+    records.push_back(r);
+  }
+  ErrorText error;
+  const mgw_status st = append(handle_, records.data(), records.size(), &error.sink);
+  if (st == MGW_CONFLICT) return false;
+  check(st, error, "append audit events");
+  return true;
+}
+
+std::vector<AuditRow> Storage::audit_page(const AuditFilter& filter) {
+  auto page = MGW_STORAGE_HOOK(on_audit_page, "keep an audit log");
+  mgw_audit_filter f{};
+  f.struct_size = sizeof f;
+  f.tenant_id = filter.tenant_id;
+  f.from_unix_ms = filter.from_unix_ms;
+  f.to_unix_ms = filter.to_unix_ms;
+  f.action = mgw::str(filter.action);
+  f.actor = mgw::str(filter.actor);
+  f.before_seq = filter.before_seq;
+  f.after_seq = filter.after_seq;
+  f.ascending = filter.ascending ? 1 : 0;
+  f.limit = filter.limit;
+  ErrorText error;
+  Rows rows;
+  check(page(handle_, &f, &rows.sink, &error.sink), error, "read audit events");
+  return std::move(rows.audit);
+}
+
+std::vector<AuditRow> Storage::audit_heads() {
+  auto heads = MGW_STORAGE_HOOK(on_audit_heads, "keep an audit log");
+  ErrorText error;
+  Rows rows;
+  check(heads(handle_, &rows.sink, &error.sink), error, "read audit chain heads");
+  return std::move(rows.audit);
 }
 
 #undef MGW_STORAGE_HOOK

@@ -159,6 +159,33 @@ struct IdempotencyRow {
   std::int64_t expires_unix_ms = 0;
 };
 
+// One audit event (see mgw_audit_event); audit/audit_event.h builds them.
+struct AuditRow {
+  std::int64_t id = 0;
+  std::int64_t tenant_id = 0;
+  std::int64_t seq = 0;
+  std::int64_t created_unix_ms = 0;
+  std::string actor;
+  std::string action;
+  std::string target;
+  std::string request_id;
+  std::string details_json = "{}";
+  std::string prev_hash;
+  std::string hash;
+};
+
+struct AuditFilter {
+  std::int64_t tenant_id = 0;
+  std::int64_t from_unix_ms = 0;
+  std::int64_t to_unix_ms = 0;
+  std::string action;
+  std::string actor;
+  std::int64_t before_seq = 0;
+  std::int64_t after_seq = 0;
+  bool ascending = false;
+  std::int64_t limit = 100;
+};
+
 struct UsageQuery {
   std::int64_t tenant_id = 0;
   std::string request_id;
@@ -223,6 +250,13 @@ class Storage {
   bool complete_idempotency(const IdempotencyRow& done);  // false: the claim is no longer the caller's
   void release_idempotency(std::int64_t tenant_id, const std::string& key, const std::string& owner);
   std::int64_t purge_idempotency(std::int64_t now_unix_ms, std::int64_t limit);  // rows removed
+
+  // The audit log (ABI 1.3). append_audit is all or none; false (nothing
+  // appended) when a (tenant, seq) was taken by another process meanwhile.
+  bool supports_audit() const;
+  bool append_audit(const std::vector<AuditRow>& events);
+  std::vector<AuditRow> audit_page(const AuditFilter& filter);
+  std::vector<AuditRow> audit_heads();  // the newest event of every chain
 
   std::string plugin_name() const { return library_->name(); }
 

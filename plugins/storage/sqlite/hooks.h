@@ -1,7 +1,7 @@
 // The storage hooks, one group per file: storage.cpp (open/close),
 // tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp,
-// idempotency.cpp. plugin_entry.cpp puts them in the table. Every hook is noexcept and returns a status for
-// anything that goes wrong.
+// idempotency.cpp, audit.cpp. plugin_entry.cpp puts them in the table. Every hook is noexcept and returns a
+// status for anything that goes wrong.
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -76,5 +76,12 @@ mgw_status idempotency_release(mgw_storage* storage, int64_t tenant_id, mgw_str 
                                const mgw_text_sink* error) noexcept;
 mgw_status idempotency_purge(mgw_storage* storage, int64_t now_unix_ms, int64_t limit, int64_t* out_removed,
                              const mgw_text_sink* error) noexcept;
+
+// ABI 1.3: audit.cpp.
+mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, size_t count,
+                        const mgw_text_sink* error) noexcept;
+mgw_status audit_page(mgw_storage* storage, const mgw_audit_filter* filter, const mgw_row_sink* out,
+                      const mgw_text_sink* error) noexcept;
+mgw_status audit_heads(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
 
 }  // namespace mgw_sqlite

@@ -183,12 +183,33 @@ CREATE TABLE idempotency_keys (
 CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_unix_ms);
 )sql";
 
+// The audit log (ABI 1.3): append-only chains, one per tenant, numbered by
+// seq; (tenant_id, seq) is unique, so two processes cannot both append the
+// same link.
+constexpr const char* kAudit = R"sql(
+CREATE TABLE audit_events (
+  id              INTEGER PRIMARY KEY,
+  tenant_id       INTEGER NOT NULL,
+  seq             INTEGER NOT NULL,
+  created_unix_ms INTEGER NOT NULL,
+  actor           TEXT    NOT NULL,
+  action          TEXT    NOT NULL,
+  target          TEXT    NOT NULL,
+  request_id      TEXT    NOT NULL,
+  details_json    TEXT    NOT NULL,
+  prev_hash       TEXT    NOT NULL,
+  hash            TEXT    NOT NULL,
+  UNIQUE (tenant_id, seq)
+);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
     Migration{3, "PII action and findings on usage records", kUsagePii},
     Migration{4, "costs, usage rollups, budgets and ledger leases", kMoney},
     Migration{5, "idempotency keys", kIdempotency},
+    Migration{6, "audit log", kAudit},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

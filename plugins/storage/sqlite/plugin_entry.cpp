@@ -40,6 +40,9 @@ constexpr mgw_storage_hooks kHooks{
     .on_idempotency_complete = &mgw_sqlite::idempotency_complete,
     .on_idempotency_release = &mgw_sqlite::idempotency_release,
     .on_idempotency_purge = &mgw_sqlite::idempotency_purge,
+    .on_audit_append = &mgw_sqlite::audit_append,
+    .on_audit_page = &mgw_sqlite::audit_page,
+    .on_audit_heads = &mgw_sqlite::audit_heads,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

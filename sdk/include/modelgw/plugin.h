@@ -600,6 +600,41 @@ typedef struct mgw_idempotency_record {
   int64_t expires_unix_ms;
 } mgw_idempotency_record;
 
+/* ABI 1.3: one event of the audit log. Events form one chain per tenant
+ * (tenant_id 0: the gateway's own chain), numbered by seq from 1 with no gap;
+ * the host links each to the one before it (prev_hash) and hashes it (hash,
+ * SHA-256 hex of its canonical form), so an edit, a removal, an insertion or a
+ * reordering shows. Storage keeps every field as given and never changes or
+ * deletes a stored event. OWNERSHIP: every mgw_str is borrowed for the call. */
+typedef struct mgw_audit_event {
+  uint32_t struct_size;
+  int64_t id; /* storage's; set on reads, ignored on append */
+  int64_t tenant_id;
+  int64_t seq;
+  int64_t created_unix_ms;
+  mgw_str actor;        /* "key 12 (tenant acme)", "token sub=... (tenant acme)", "cli", "gateway" */
+  mgw_str action;       /* "tenant.create", "pii.blocked", "budget.exhausted"... */
+  mgw_str target;       /* what it acted on */
+  mgw_str request_id;   /* "" when none */
+  mgw_str details_json; /* a JSON object; never a secret or a PII value */
+  mgw_str prev_hash;    /* the previous event's hash; 64 zeros for seq 1 */
+  mgw_str hash;
+} mgw_audit_event;
+
+/* Which events on_audit_page returns. */
+typedef struct mgw_audit_filter {
+  uint32_t struct_size;
+  int64_t tenant_id;
+  int64_t from_unix_ms; /* created_unix_ms >= from; 0: no bound */
+  int64_t to_unix_ms;   /* created_unix_ms < to; 0: no bound */
+  mgw_str action;       /* exact; "" any */
+  mgw_str actor;        /* exact; "" any */
+  int64_t before_seq;   /* descending pages: seq < before_seq; 0: from the newest */
+  int64_t after_seq;    /* ascending pages: seq > after_seq */
+  int32_t ascending;    /* non-zero: oldest first from after_seq (before_seq ignored) */
+  int64_t limit;        /* at most this many events */
+} mgw_audit_filter;
+
 /* Where rows go. THREADING: call only during the hook it was passed to. */
 typedef struct mgw_row_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
@@ -613,6 +648,7 @@ typedef struct mgw_row_sink {
   void (*callback_usage_group)(void* host_data, const mgw_usage_group* row);
   /* ABI 1.3 */
   void (*callback_idempotency)(void* host_data, const mgw_idempotency_record* row);
+  void (*callback_audit)(void* host_data, const mgw_audit_event* row);
 } mgw_row_sink;
 
 /* Every hook except on_storage_open/close may be called concurrently from any
@@ -762,6 +798,25 @@ typedef struct mgw_storage_hooks {
    * of them (the host calls again while it gets `limit`); writes how many. */
   mgw_status (*on_idempotency_purge)(mgw_storage* storage, int64_t now_unix_ms, int64_t limit,
                                      int64_t* out_removed, const mgw_text_sink* error);
+
+  /* ABI 1.3: the audit log. A plugin without these leaves the host without
+   * an audit log: it says so at start-up.
+   *
+   * Appends `count` events (possibly of several tenants) in one transaction:
+   * all or none. MGW_CONFLICT, appending none, when an event's (tenant_id,
+   * seq) is already stored (another process appended first: the host reads
+   * the chain's head again and relinks). Events lie records[0].struct_size
+   * bytes apart, as in on_usage_insert. */
+  mgw_status (*on_audit_append)(mgw_storage* storage, const mgw_audit_event* events, size_t count,
+                                const mgw_text_sink* error);
+  /* Events of filter->tenant_id matching the filter, by seq (descending, or
+   * ascending when filter->ascending), at most filter->limit, through
+   * callback_audit. */
+  mgw_status (*on_audit_page)(mgw_storage* storage, const mgw_audit_filter* filter, const mgw_row_sink* out,
+                              const mgw_text_sink* error);
+  /* The newest event of every chain (one per tenant_id that has events), by
+   * tenant_id, through callback_audit. */
+  mgw_status (*on_audit_heads)(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 #ifdef __cplusplus

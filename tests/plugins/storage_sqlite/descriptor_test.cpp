@@ -36,6 +36,9 @@ TEST(Descriptor, HookTableIsComplete) {
   EXPECT_NE(table->on_idempotency_complete, nullptr);
   EXPECT_NE(table->on_idempotency_release, nullptr);
   EXPECT_NE(table->on_idempotency_purge, nullptr);
+  EXPECT_NE(table->on_audit_append, nullptr);
+  EXPECT_NE(table->on_audit_page, nullptr);
+  EXPECT_NE(table->on_audit_heads, nullptr);
 }
 
 TEST(Descriptor, RefusesAHostOfAnotherMajorVersion) {

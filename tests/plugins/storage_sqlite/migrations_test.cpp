@@ -8,7 +8,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 5;
+constexpr int64_t kCurrentVersion = 6;
 
 class MigrationsTest : public StorageTest {};
 

@@ -315,7 +315,8 @@ struct RowRecorder {
                           {s(r->key), r->requests, r->prompt_tokens, r->completion_tokens, r->total_tokens,
                            r->cost_micros});
                     },
-                    nullptr};  // idempotency rows: idempotency_test.cpp has its own sink
+                    nullptr,   // idempotency rows: idempotency_test.cpp has its own sink
+                    nullptr};  // audit events: audit_test.cpp has its own sink
 };
 
 // A well-formed stand-in for a key's SHA-256: 64 lowercase hex digits.

@@ -1,0 +1,56 @@
+// GET /v1/audit and /internal/v1/audit: audit events read from the store on
+// the blocking pool (audit/audit_query.h).
+#include "api/router.h"
+
+#include "audit/audit_query.h"
+
+#include <spdlog/spdlog.h>
+
+namespace modelgw::api {
+
+net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal) {
+  const std::string query(call.request().query());
+  auto answer = co_await net::offload(deps_.auth.blocking, [&]() -> audit::AuditAnswer {
+    audit::AuditAnswer out;
+    auto parsed = audit::parse_audit_query(query, internal);
+    if (auto* err = std::get_if<http::ApiError>(&parsed)) {
+      out.error = *err;
+      return out;
+    }
+    auto& request = std::get<audit::AuditRequest>(parsed);
+    try {
+      if (!deps_.storage.supports_audit()) {
+        out.error = http::ApiError{501, "not_implemented", "this gateway's storage keeps no audit log", {}};
+        return out;
+      }
+      request.filter.tenant_id = principal.tenant_id;
+      if (internal) {
+        // Any tenant's chain; none named: the gateway's own.
+        request.filter.tenant_id = 0;
+        if (!request.tenant.empty()) {
+          auto tenant = deps_.storage.find_tenant(request.tenant);
+          if (!tenant) {
+            out.error = http::not_found(
+                "not_found", "no tenant named '" + http::input_excerpt(request.tenant) + "'", "tenant");
+            return out;
+          }
+          request.filter.tenant_id = tenant->id;
+        }
+      }
+      return audit::answer_audit_query(request, deps_.storage);
+    } catch (const std::exception& e) {
+      spdlog::error("request {}: audit query failed: {}", call.request_id(), e.what());
+      out.error = http::internal_error("the gateway's storage failed; retry shortly");
+      return out;
+    }
+  });
+  if (answer.error) {
+    call.send_error(*answer.error);
+    co_return;
+  }
+  std::string body;
+  http::append_with_request_id(body, answer.body, call.request_id());
+  call.send_json(200, body);
+}
+
+}  // namespace modelgw::api

@@ -1,0 +1,251 @@
+#include "audit/audit_log.h"
+
+#include "audit/audit_chain.h"
+
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+namespace modelgw::audit {
+namespace {
+
+constexpr int kMaxRelinks = 5;  // conflicts with other processes in a row before the batch waits
+constexpr std::int64_t kMinuteMs = 60'000;
+
+std::string utc_minute(std::int64_t unix_ms) {
+  const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%MZ", &tm);
+  return buffer;
+}
+
+}  // namespace
+
+AuditLog::AuditLog(plugins::Storage& storage, AuditOptions options, Clock now)
+    : storage_(storage), options_(options), now_(std::move(now)) {}
+
+void AuditLog::record(Event event) {
+  std::lock_guard lock(mutex_);
+  if (queue_.size() >= options_.queue_limit) {
+    queue_.pop_front();
+    if (dropped_++ % 1000 == 0) {
+      spdlog::error("audit: {} events wait for the store (audit queue limit); the oldest are dropped",
+                    queue_.size());
+    }
+  }
+  queue_.push_back(std::move(event));
+}
+
+bool AuditLog::record_now(Event event) {
+  record(std::move(event));
+  return flush();
+}
+
+void AuditLog::rejected_credential(const std::string& source) {
+  std::lock_guard lock(mutex_);
+  ++rejected_[{source, now_() / kMinuteMs}];
+}
+
+void AuditLog::budget_exhausted(std::int64_t tenant_id, const std::string& account,
+                                const std::string& request_id, const std::string& actor) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!exhausted_.emplace(tenant_id, account).second) return;
+  }
+  const auto at = account.find('@');
+  record(Event{tenant_id, actor, "budget.exhausted", account.substr(0, at), request_id,
+               nlohmann::json{{"window_start_unix_ms",
+                               at == std::string::npos ? 0 : std::stoll(account.substr(at + 1))}}});
+}
+
+void AuditLog::keyset_state(bool available, const std::string& request_id) {
+  const int state = available ? 1 : -1;
+  if (keyset_.load(std::memory_order_relaxed) == state) return;  // every verified token passes here
+  {
+    std::lock_guard lock(mutex_);
+    const int was = keyset_.exchange(state);
+    // An outage is news; the first success of a run is not.
+    if (was == state || (was == 0 && available)) return;
+  }
+  record(Event{0, "gateway", available ? "keyset.recovered" : "keyset.unavailable",
+               "identity provider keyset", request_id, nlohmann::json::object()});
+}
+
+void AuditLog::take_counts(bool all, std::deque<Event>& out) {
+  const std::int64_t minute = now_() / kMinuteMs;
+  for (auto it = rejected_.begin(); it != rejected_.end();) {
+    if (!all && it->first.second >= minute) {
+      ++it;
+      continue;
+    }
+    out.push_back(
+        Event{0, "anonymous", "auth.rejected", "source " + it->first.first, "",
+              nlohmann::json{{"count", it->second}, {"minute", utc_minute(it->first.second * kMinuteMs)}}});
+    it = rejected_.erase(it);
+  }
+}
+
+bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts) {
+  take_counts(all_counts, queue_);
+  if (queue_.empty()) return true;
+  std::deque<Event> batch;
+  batch.swap(queue_);
+  lock.unlock();
+
+  std::lock_guard writing(write_mutex_);
+  const std::int64_t now = now_();
+  bool stored = false;
+  std::string failure;
+  for (int attempt = 0; attempt < kMaxRelinks && !stored; ++attempt) {
+    try {
+      // Link each event after its chain's newest (read once per chain).
+      std::map<std::int64_t, plugins::AuditRow> heads;
+      std::vector<plugins::AuditRow> rows;
+      rows.reserve(batch.size());
+      for (const Event& e : batch) {
+        auto head = heads.find(e.tenant_id);
+        if (head == heads.end()) {
+          auto known = heads_.find(e.tenant_id);
+          plugins::AuditRow h;
+          if (known != heads_.end()) {
+            h = known->second;
+          } else {
+            plugins::AuditFilter f;
+            f.tenant_id = e.tenant_id;
+            f.limit = 1;
+            auto newest = storage_.audit_page(f);
+            if (!newest.empty()) h = std::move(newest.front());
+          }
+          head = heads.emplace(e.tenant_id, std::move(h)).first;
+        }
+        plugins::AuditRow row;
+        row.tenant_id = e.tenant_id;
+        row.created_unix_ms = now;
+        row.actor = e.actor;
+        row.action = e.action;
+        row.target = e.target;
+        row.request_id = e.request_id;
+        row.details_json = e.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        link(row, head->second.seq, head->second.hash);
+        head->second = row;
+        rows.push_back(std::move(row));
+      }
+      if (storage_.append_audit(rows)) {
+        for (auto& [tenant, head] : heads) {
+          heads_[tenant] = std::move(head);
+          moved_.insert(tenant);
+        }
+        stored = true;
+      } else {
+        // Another process appended to one of these chains: read them again.
+        for (const auto& [tenant, head] : heads) heads_.erase(tenant);
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+      heads_.clear();
+      break;
+    }
+  }
+
+  lock.lock();
+  if (stored) {
+    written_ += static_cast<std::int64_t>(batch.size());
+    if (failing_) spdlog::info("audit: the store takes audit events again");
+    failing_ = false;
+    return true;
+  }
+  // Not stored: put the batch back in front, in order, for the next try.
+  for (auto it = batch.rbegin(); it != batch.rend(); ++it) queue_.push_front(std::move(*it));
+  while (queue_.size() > options_.queue_limit) {
+    queue_.pop_front();
+    ++dropped_;
+  }
+  if (!failing_) {
+    spdlog::error("audit: the store refused audit events ({}); they are kept in memory and retried",
+                  failure.empty() ? "other processes kept appending first" : failure);
+  }
+  failing_ = true;
+  return false;
+}
+
+void AuditLog::checkpoint() {
+  std::lock_guard writing(write_mutex_);
+  moved_.erase(0);  // the gateway's own chain holds the checkpoints: it cannot anchor itself
+  if (moved_.empty()) return;
+  // The heads as the store has them (other processes' appends included).
+  nlohmann::json heads = nlohmann::json::array();
+  std::string line;
+  for (const auto& h : storage_.audit_heads()) {
+    if (h.tenant_id == 0) continue;
+    heads.push_back({h.tenant_id, h.seq, h.hash});
+    line +=
+        " tenant " + std::to_string(h.tenant_id) + "@" + std::to_string(h.seq) + "=" + h.hash.substr(0, 16);
+  }
+  moved_.clear();
+  if (heads.empty()) return;
+  record(Event{0, "gateway", "audit.checkpoint", "chain heads", "",
+               nlohmann::json{{"heads", std::move(heads)}}});
+  // The same heads in the process log: an anchor outside the store.
+  spdlog::info("audit checkpoint:{}", line);
+}
+
+void AuditLog::checkpoint_unlocked(std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  try {
+    checkpoint();
+  } catch (const std::exception& e) {
+    spdlog::warn("audit: checkpoint failed: {}", e.what());
+  }
+  lock.lock();
+}
+
+void AuditLog::start() {
+  thread_ = std::thread([this] {
+    auto next_checkpoint = std::chrono::steady_clock::now() + options_.checkpoint_interval;
+    std::chrono::milliseconds backoff = options_.flush_interval;
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      wake_.wait_for(lock, backoff, [this] { return stopping_; });
+      if (stopping_) break;
+      const bool ok = append_queued(lock, false);
+      backoff = ok ? options_.flush_interval : std::min(backoff * 2, std::chrono::milliseconds(5000));
+      if (ok && std::chrono::steady_clock::now() >= next_checkpoint) {
+        next_checkpoint = std::chrono::steady_clock::now() + options_.checkpoint_interval;
+        checkpoint_unlocked(lock);
+      }
+    }
+  });
+}
+
+bool AuditLog::flush() {
+  std::unique_lock lock(mutex_);
+  return append_queued(lock, false);
+}
+
+void AuditLog::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    stopped_ = true;
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::unique_lock lock(mutex_);
+  // A clean stop anchors the heads it wrote, then stores the checkpoint.
+  if (append_queued(lock, true)) {
+    checkpoint_unlocked(lock);
+  }
+  if (!append_queued(lock, true) && !queue_.empty()) {
+    spdlog::error("audit: {} events could not be stored before exit", queue_.size());
+  }
+}
+
+std::int64_t AuditLog::written() const {
+  std::lock_guard lock(mutex_);
+  return written_;
+}
+
+}  // namespace modelgw::audit

@@ -1,0 +1,116 @@
+// The audit log's writer: every event (admin changes, PII blocks and flags,
+// the first budget exhaustion per scope and window, rejected credentials
+// counted per source and minute, keyset outages) is queued here without
+// blocking and appended by one thread, linked into its tenant's hash chain
+// (audit_chain.h). At a fixed interval the newest hash of every chain that
+// moved is written as a checkpoint into the gateway's own chain (tenant 0)
+// and to the log, so a chain whose tail was cut off fails verification.
+//
+// Several processes may append to one store: each keeps the heads of the
+// chains it wrote; an append that finds a link taken (the store answers
+// conflict) reads the heads again and links anew.
+#pragma once
+
+#include "plugins/storage.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+
+namespace modelgw::audit {
+
+// What happened; the writer adds the time, the place in the chain and the hashes.
+struct Event {
+  std::int64_t tenant_id = 0;  // 0: the gateway's own chain
+  std::string actor;           // "key 12 (tenant acme)", "token sub=...", "cli", "gateway"
+  std::string action;
+  std::string target;
+  std::string request_id;
+  nlohmann::json details = nlohmann::json::object();  // never a secret or a PII value
+};
+
+struct AuditOptions {
+  std::chrono::milliseconds flush_interval{50};
+  std::chrono::milliseconds checkpoint_interval{60000};
+  std::size_t queue_limit =
+      100000;  // events held while the store fails; older ones are then dropped (logged)
+};
+
+class AuditLog {
+ public:
+  using Clock = std::function<std::int64_t()>;  // unix ms
+  AuditLog(plugins::Storage& storage, AuditOptions options, Clock now);
+  ~AuditLog() { stop(); }
+  AuditLog(const AuditLog&) = delete;
+  AuditLog& operator=(const AuditLog&) = delete;
+
+  // Queues an event. Never blocks on storage; thread-safe.
+  void record(Event event);
+  // Queues it and appends what is queued on this thread, so an admin change
+  // is in the log, in order, before it is acknowledged. Blocks on storage:
+  // never on an event loop. False when the store refused (the event stays
+  // queued for the writer).
+  bool record_now(Event event);
+  // A credential refused with 401 from `source` (the client's address):
+  // counted, and written as one event per source and minute.
+  void rejected_credential(const std::string& source);
+  // A request refused because a budget is exhausted: one event for the first
+  // refusal per tenant, budget account and window (per process).
+  void budget_exhausted(std::int64_t tenant_id, const std::string& account, const std::string& request_id,
+                        const std::string& actor);
+  // The identity provider's keyset failed (a token got 503) or served again:
+  // one event per change of state.
+  void keyset_state(bool available, const std::string& request_id);
+
+  // The thread that appends every flush_interval and checkpoints.
+  void start();
+  // Appends what is queued (and the counts so far), then stops. Idempotent.
+  void stop();
+  // Appends what is queued now, on this thread (the CLI, tests). False when
+  // the store refused; the events stay queued.
+  bool flush();
+
+  std::int64_t written() const;
+
+ private:
+  bool append_queued(std::unique_lock<std::mutex>& lock, bool all_counts);
+  void checkpoint();
+  // checkpoint() with `lock` (on mutex_) released meanwhile; failures logged.
+  void checkpoint_unlocked(std::unique_lock<std::mutex>& lock);
+  void take_counts(bool all, std::deque<Event>& out);
+
+  plugins::Storage& storage_;
+  const AuditOptions options_;
+  Clock now_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Event> queue_;
+  std::map<std::pair<std::string, std::int64_t>, std::int64_t> rejected_;  // (source, minute) -> count
+  std::set<std::tuple<std::int64_t, std::string>> exhausted_;              // (tenant, account@window)
+  std::atomic<int> keyset_{0};  // 0 unknown, 1 available, -1 failing (read without the lock)
+  std::int64_t written_ = 0;
+  std::int64_t dropped_ = 0;
+  bool failing_ = false;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  std::thread thread_;
+
+  // Writer-thread state (the thread, or flush()'s caller under write_mutex_).
+  std::mutex write_mutex_;
+  std::map<std::int64_t, plugins::AuditRow> heads_;  // the newest event of each chain this process knows
+  std::set<std::int64_t> moved_;                     // chains appended to since the last checkpoint
+};
+
+}  // namespace modelgw::audit
