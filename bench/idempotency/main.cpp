@@ -115,7 +115,7 @@ void print(const char* name, const Figures& f, const Figures& base) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_bench(int argc, char** argv) {
   int threads = 64;
   int per_thread = 100;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -166,4 +166,15 @@ int main(int argc, char** argv) {
   print("first (through upstream)", orig, orig);
   print("replay", rep, orig);
   return none.errors + fresh.errors + replay.errors + rep.errors == 0 ? 0 : 1;
+}
+
+// An exception must unwind: the stack's destructors stop the gateway and the
+// fake upstream it started.
+int main(int argc, char** argv) {
+  try {
+    return run_bench(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "idempotency_bench: %s\n", e.what());
+    return 1;
+  }
 }

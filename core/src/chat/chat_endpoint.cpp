@@ -39,7 +39,9 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
       call.status_sent() == 200 && outcome.row.error_code.empty() && (!call.streaming() || call.finished());
   if (outcome.recorded) record_outcome(outcome, call, deps_.usage);
   if (outcome.idempotent) {
-    // The client gets its answer first; keeping it is the store's write.
+    // The answer is complete: the flight stops watching it (it may be freed
+    // in finish()). The client gets it first; keeping it is the store's write.
+    call.set_tap(nullptr);
     (void)co_await call.flush();
     co_await deps_.idempotency->finish(std::move(outcome.idempotent), keep);
   }
