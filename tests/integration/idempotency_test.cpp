@@ -231,17 +231,26 @@ TEST_F(IdempotencyTest, ConcurrentStreamDuplicatesSeeEveryEvent) {
   const auto key = tenant(s(), "idem-follow");
   const Headers idem = {{"Idempotency-Key", "follow-stream"}};
   const std::string b = body("idem-stream-slow", "follow marker 0a0a", true).dump();
-  SseResult first;
-  std::thread t([&] { first = stream_chat(s().port(), key.key, b, 10000, idem); });
-  std::this_thread::sleep_for(250ms);  // a few events in
-  const auto second = stream_chat(s().port(), key.key, b, 10000, idem);
+  // The first stream is under way (one event read) when the duplicate comes.
+  SseStream first(s().port(), key.key, b, 20000ms, idem);
+  ASSERT_EQ(first.status(), 200);
+  std::vector<SseEvent> first_events;
+  auto event = first.next();
+  ASSERT_TRUE(event.has_value()) << first.error();
+  first_events.push_back(*event);
+  SseResult second;
+  std::thread t([&] { second = stream_chat(s().port(), key.key, b, 10000, idem); });
+  for (int i = 0; i < 1000; ++i) {
+    event = first.next();
+    if (!event) break;
+    first_events.push_back(*event);
+  }
   t.join();
-  ASSERT_EQ(first.status, 200);
   ASSERT_EQ(second.status, 200);
   EXPECT_EQ(second.header("idempotent-replayed"), "true");
-  ASSERT_EQ(second.events.size(), first.events.size());
-  for (std::size_t e = 0; e < first.events.size(); ++e)
-    EXPECT_EQ(second.events[e].data, first.events[e].data);
+  ASSERT_EQ(second.events.size(), first_events.size());
+  for (std::size_t e = 0; e < first_events.size(); ++e)
+    EXPECT_EQ(second.events[e].data, first_events[e].data);
   EXPECT_TRUE(summarize(second.events).done_last);
   EXPECT_EQ(provider_calls(s(), "follow marker 0a0a"), 1);
 }
@@ -342,7 +351,7 @@ TEST_F(IdempotencyTest, MalformedKeysAreRefusedWithoutACall) {
 class IdempotencyLimitsTest : public IdempotencySuite<IdempotencyLimitsTest> {
  public:
   static constexpr const char* kSettings =
-      "  ttl_ms: 2000\n  purge_interval_ms: 200\n  max_response_bytes: 2048\n";
+      "  ttl_ms: 3000\n  purge_interval_ms: 200\n  max_response_bytes: 2048\n";
 
  protected:
   // Rows in the store's idempotency table for `key` (of any state, or of `state`).
@@ -374,7 +383,7 @@ TEST_F(IdempotencyLimitsTest, AKeyCountsAsNewAfterItsLifetimeAndIsPurged) {
   EXPECT_EQ(chat(s(), key.key, b, idem).header("idempotent-replayed"), "true");
   EXPECT_EQ(stored_keys("short-lived"), 1);
   // Past its lifetime the purge removes it...
-  EXPECT_TRUE(eventually([&] { return stored_keys("short-lived") == 0; }, 6000ms));
+  EXPECT_TRUE(eventually([&] { return stored_keys("short-lived") == 0; }, 10000ms));
   // ...and the key is new again: the call is made.
   const auto fresh = chat(s(), key.key, b, idem);
   EXPECT_EQ(fresh.status, 200);
