@@ -257,4 +257,24 @@ TEST(ConfigLoader, PiiErrorsNameTheKey) {
   EXPECT_EQ(error_of("pii: { default: flag }\n" + kMinimal).find("pii.default: unknown key"), 0u);
 }
 
+TEST(ConfigLoader, IdempotencyAndAuditSectionsHaveDefaultsBoundsAndNoUnknownKeys) {
+  auto c = load_text(kMinimal);
+  EXPECT_EQ(c.idempotency.ttl_ms, 24LL * 3'600'000);
+  EXPECT_EQ(c.idempotency.max_response_bytes, 1024u * 1024);
+  EXPECT_EQ(c.audit.flush_interval_ms, 50);
+  EXPECT_EQ(c.audit.checkpoint_interval_ms, 60000);
+  c = load_text(
+      kMinimal +
+      "idempotency: { ttl_ms: 5000, max_response_bytes: 4096, wait_ms: 1000, in_flight_ms: 60000 }\n"
+      "audit: { flush_interval_ms: 10, checkpoint_interval_ms: 1000, queue_limit: 50 }\n");
+  EXPECT_EQ(c.idempotency.ttl_ms, 5000);
+  EXPECT_EQ(c.idempotency.wait_ms, 1000);
+  EXPECT_EQ(c.audit.queue_limit, 50u);
+  EXPECT_NE(error_of(kMinimal + "idempotency: { ttl_ms: 10 }\n").find("idempotency.ttl_ms"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal + "idempotency: { ttl: 10 }\n").find("idempotency.ttl"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal + "audit: { flush_interval_ms: 0 }\n").find("audit.flush_interval_ms"),
+            std::string::npos);
+}
+
 }  // namespace
