@@ -120,6 +120,18 @@ TEST_F(AuditTest, AdminChangesAreEventsReadNewestFirstWithFiltersAndACursor) {
   EXPECT_EQ(seqs.back(), 1);
 }
 
+TEST_F(AuditTest, ReadyzShowsTheAuditWriter) {
+  // A change through the gateway: appended before it is answered.
+  ASSERT_EQ(
+      call("PATCH", "/internal/v1/tenants/ops/settings", admin_.key, {{"pii", {{"mode", "flag"}}}}).status,
+      200);
+  const json ready = http_get(port(), "/readyz").json();
+  ASSERT_TRUE(ready.contains("audit")) << ready.dump();
+  EXPECT_EQ(ready["audit"]["state"], "storing");
+  EXPECT_EQ(ready["audit"]["dropped"], 0);
+  EXPECT_GE(ready["audit"]["written"].get<int>(), 1);
+}
+
 TEST_F(AuditTest, BadQueriesAndMissingScopesAreRefused) {
   EXPECT_TRUE(IsApiError(http_get(port(), "/v1/audit?cursor=not-a-cursor", reader_.key), 400,
                          "invalid_request_error", "invalid_parameter", "cursor"));

@@ -89,7 +89,12 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   }
   if (path == "/readyz") {
     if (!method_is(call, "GET")) co_return;
-    send_readiness(call, deps_.usage.status(), deps_.usage.recording());
+    if (deps_.audit != nullptr) {
+      const auto audit = deps_.audit->status();
+      send_readiness(call, deps_.usage.status(), deps_.usage.recording(), &audit);
+    } else {
+      send_readiness(call, deps_.usage.status(), deps_.usage.recording(), nullptr);
+    }
     co_return;
   }
   call.send_error(http::not_found(

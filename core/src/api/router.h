@@ -19,8 +19,9 @@ struct RouterDeps {
   const catalog::Catalog& catalog;
   prompts::PromptStore& prompts;
   admin::AdminRoutes& admin;
-  plugins::Storage& storage;        // GET /v1/usage and /v1/budgets read it (off the loop)
-  const usage::UsageWriter& usage;  // GET /readyz reports how recording stands
+  plugins::Storage& storage;               // GET /v1/usage and /v1/budgets read it (off the loop)
+  const usage::UsageWriter& usage;         // GET /readyz reports how recording stands
+  const audit::AuditLog* audit = nullptr;  // and the audit writer's (nullptr: no audit log)
 };
 
 class Router : public http::Handler {

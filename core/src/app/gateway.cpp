@@ -265,7 +265,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
       s.audit.get()});
   s.router = std::make_unique<api::Router>(
       api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, *s.chat,
-                      s.catalog, *s.prompts, *s.admin_routes, *s.storage, *s.usage});
+                      s.catalog, *s.prompts, *s.admin_routes, *s.storage, *s.usage, s.audit.get()});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),

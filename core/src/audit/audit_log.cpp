@@ -243,6 +243,11 @@ void AuditLog::stop() {
   }
 }
 
+AuditLog::Status AuditLog::status() const {
+  std::lock_guard lock(mutex_);
+  return Status{failing_, queue_.size(), written_, dropped_};
+}
+
 std::int64_t AuditLog::written() const {
   std::lock_guard lock(mutex_);
   return written_;

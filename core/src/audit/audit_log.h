@@ -82,6 +82,14 @@ class AuditLog {
   bool flush();
 
   std::int64_t written() const;
+  // For GET /readyz: whether the store takes events, and the counts.
+  struct Status {
+    bool failing = false;
+    std::size_t queued = 0;
+    std::int64_t written = 0;
+    std::int64_t dropped = 0;
+  };
+  Status status() const;
 
  private:
   bool append_queued(std::unique_lock<std::mutex>& lock, bool all_counts);
