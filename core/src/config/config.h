@@ -74,7 +74,7 @@ struct UsageConfig {
 // Idempotency-Key on chat (spec 8): how long a key lives, how big a response
 // is kept for replay, how long a duplicate waits for the first.
 struct IdempotencyConfig {
-  std::int64_t ttl_ms = 24LL * 3'600'000;        // a key's lifetime; then it counts as new
+  std::int64_t ttl_ms = 24LL * 3'600'000;  // a key's lifetime once its answer is kept; then it counts as new
   std::size_t max_response_bytes = 1024 * 1024;  // larger responses are not kept (README)
   std::int64_t wait_ms = 120'000;                // a duplicate's wait for the first attempt
   std::int64_t in_flight_ms = 15LL * 60'000;     // a claim held by a process that died lapses after this

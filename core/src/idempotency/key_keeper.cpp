@@ -251,7 +251,7 @@ net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
         row.owner = flight->owner();
         row.state = MGW_IDEMPOTENCY_DONE;
         row.response = encode(answer);
-        // The key lives ttl_ms from its first use (its claim).
+        // The key lives ttl_ms from now, when its answer is kept (README).
         row.expires_unix_ms = now_unix_ms() + options_.ttl_ms;
         if (!storage_.complete_idempotency(row)) {
           spdlog::warn("request {}: idempotency: the key's claim lapsed before the answer was kept",
