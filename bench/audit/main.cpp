@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
       });
     }
     for (auto& t : threads) t.join();
-    while (log.written() < events) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    while (log.status().written < events) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const double s = std::chrono::duration<double>(Clock::now() - began).count();
     std::printf("recorded and appended: %d events in %.2f s = %.0f events/s\n", events, s, events / s);
     log.stop();

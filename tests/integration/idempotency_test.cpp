@@ -10,7 +10,9 @@
 
 #include <sqlite3.h>
 
+#include <array>
 #include <atomic>
+#include <filesystem>
 #include <thread>
 
 namespace it {
@@ -24,6 +26,9 @@ constexpr const char* kAliases =
     "prices: { input: 1000, output: 1000 } }\n"
     // Slow to answer: duplicates arrive while the first runs.
     "  idem-slow: { provider: openai, model: \"gpt-4o-mini+delay_ms=600\", context_window: 128000, "
+    "max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n"
+    // Slower still: a duplicate on another gateway gives up waiting first.
+    "  idem-slower: { provider: openai, model: \"gpt-4o-mini+delay_ms=2000\", context_window: 128000, "
     "max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n"
     // A slow stream of many events: a client can leave and come back mid-way.
     "  idem-stream-slow: { provider: openai, model: \"gpt-4o-mini+chunk_delay_ms=60+words=12\", "
@@ -407,6 +412,66 @@ TEST_F(IdempotencyLimitsTest, AnAnswerOverTheBoundIsServedButNotReplayedAndNotCh
   EXPECT_NE(again.json()["error"]["message"].get<std::string>().find(first.header("x-request-id")),
             std::string::npos);
   EXPECT_EQ(provider_calls(s(), "large marker 8b8b"), 1);
+}
+
+// Two gateways on one store, as a scaled-out deployment runs: a retry that
+// lands on the other instance waits for the first through the store (it
+// cannot follow it in memory), within idempotency.wait_ms.
+TEST(IdempotencyScaleOutTest, ARetryOnAnotherGatewayWaitsForTheFirstThroughTheStore) {
+  FakeUpstream fake(kProviderKey);
+  std::string dir = (std::filesystem::temp_directory_path() / "modelgw-idem-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  std::array<std::unique_ptr<Gateway>, 2> gw;
+  for (auto& g : gw) {
+    GatewayOptions o = options("  wait_ms: 1000\n");
+    o.upstream_port = fake.port();
+    o.timeout_ms = 5000;  // the vendor's first byte may take the 2 s of idem-slower
+    o.db_path = dir + "/shared.db";
+    g = std::make_unique<Gateway>(o);
+  }
+  gw[0]->create_tenant("spread");
+  const auto key = gw[0]->create_key("spread", "chat").key;
+  for (auto& g : gw) g->start();
+  auto send = [&](int which, const std::string& model, const std::string& text, const std::string& k) {
+    HttpRequest r;
+    r.body = body(model, text).dump();
+    r.headers = {{"Authorization", "Bearer " + key}, {"Idempotency-Key", k}};
+    return http_call(gw[static_cast<std::size_t>(which)]->port(), r);
+  };
+
+  // The first takes 600 ms: the retry on the other gateway waits, then replays.
+  HttpResponse first;
+  std::thread t([&] { first = send(0, "idem-slow", "spread marker 1a1a", "spread-1"); });
+  std::this_thread::sleep_for(200ms);
+  const auto retry = send(1, "idem-slow", "spread marker 1a1a", "spread-1");
+  t.join();
+  ASSERT_EQ(first.status, 200) << first.body;
+  ASSERT_EQ(retry.status, 200) << retry.body;
+  EXPECT_EQ(retry.header("idempotent-replayed"), "true");
+  EXPECT_EQ(retry.body, first.body);
+  EXPECT_EQ(retry.header("x-request-id"), first.header("x-request-id"));
+
+  // The first takes 2 s, past the other gateway's 1 s wait: 409, retry later.
+  std::thread slow([&] { first = send(0, "idem-slower", "spread marker 2b2b", "spread-2"); });
+  std::this_thread::sleep_for(200ms);
+  const auto waited = send(1, "idem-slower", "spread marker 2b2b", "spread-2");
+  slow.join();
+  EXPECT_TRUE(
+      IsApiError(waited, 409, "invalid_request_error", "idempotency_request_in_progress", "Idempotency-Key"));
+  EXPECT_EQ(waited.header("retry-after"), "1");
+  ASSERT_EQ(first.status, 200) << first.body;
+  const auto later = send(1, "idem-slower", "spread marker 2b2b", "spread-2");
+  EXPECT_EQ(later.header("idempotent-replayed"), "true");
+  EXPECT_EQ(later.body, first.body);
+
+  int calls = 0;
+  for (const auto& r : fake.requests()) {
+    const std::string b = r["body"].dump();
+    if (b.find("spread marker") != std::string::npos) ++calls;
+  }
+  EXPECT_EQ(calls, 2) << "one upstream call per key, whichever gateway the retry reached";
+  for (auto& g : gw) g.reset();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

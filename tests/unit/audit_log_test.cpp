@@ -28,12 +28,20 @@ class AuditLogTest : public ::testing::Test {
   std::unique_ptr<AuditLog> writer() {
     return std::make_unique<AuditLog>(*db_.storage, AuditOptions{}, &AuditLogTest::clock);
   }
+  // A tenant's whole chain, oldest first, page by page.
   std::vector<AuditRow> chain(std::int64_t tenant) {
     plugins::AuditFilter f;
     f.tenant_id = tenant;
     f.ascending = true;
     f.limit = 1000;
-    return db_.storage->audit_page(f);
+    std::vector<AuditRow> all;
+    for (int pages = 0; pages < 100; ++pages) {
+      auto page = db_.storage->audit_page(f);
+      all.insert(all.end(), page.begin(), page.end());
+      if (page.size() < 1000) break;
+      f.after_seq = page.back().seq;
+    }
+    return all;
   }
   // Runs SQL on the store's file, as someone with the database would.
   void tamper(const std::string& sql) {
@@ -73,7 +81,7 @@ TEST_F(AuditLogTest, EventsAreLinkedIntoOneChainPerTenant) {
   log->record(Event{2, "cli", "tenant.create", "tenant b", "", {}});
   log->record(Event{1, "cli", "key.revoke", "key 3", "", {}});
   ASSERT_TRUE(log->flush());
-  EXPECT_EQ(log->written(), 3);
+  EXPECT_EQ(log->status().written, 3);
   const auto a = chain(1);
   ASSERT_EQ(a.size(), 2u);
   EXPECT_EQ(a[0].seq, 1);
@@ -119,11 +127,30 @@ TEST_F(AuditLogTest, RejectedCredentialsAreOneEventPerSourceAndMinute) {
   EXPECT_EQ(nlohmann::json::parse(c[1].details_json)["count"], 1);
 }
 
+TEST_F(AuditLogTest, AFloodFromManySourcesIsCountedWithinABound) {
+  auto log = writer();
+  const std::size_t sources = AuditLog::kMaxSourcesPerMinute + 5;
+  for (std::size_t i = 0; i < sources; ++i) log->rejected_credential("10.1." + std::to_string(i));
+  log->rejected_credential("10.1.0");  // a source already counted keeps its own count
+  now_ += 60'000;
+  ASSERT_TRUE(log->flush());
+  const auto c = chain(0);
+  ASSERT_EQ(c.size(), AuditLog::kMaxSourcesPerMinute + 1);
+  std::int64_t others = 0, first = 0;
+  for (const auto& e : c) {
+    if (e.target == "source (other sources)") others = nlohmann::json::parse(e.details_json)["count"];
+    if (e.target == "source 10.1.0") first = nlohmann::json::parse(e.details_json)["count"];
+  }
+  EXPECT_EQ(others, 5);
+  EXPECT_EQ(first, 2);
+}
+
 TEST_F(AuditLogTest, OnlyTheFirstExhaustionPerWindowAndOnlyKeysetChangesAreEvents) {
   auto log = writer();
   for (int i = 0; i < 5; ++i)
-    log->budget_exhausted(3, "budget:9@1764115200000", "req_" + std::to_string(i), "key 1");
-  log->budget_exhausted(3, "budget:9@1764201600000", "req_next_day", "key 1");
+    log->budget_exhausted(3, "budget:9", 1764115200000, "req_" + std::to_string(i), "key 1");
+  log->budget_exhausted(3, "budget:9", 1764201600000, "req_next_day", "key 1");
+  log->budget_exhausted(3, "budget:9", 1764115200000, "req_late", "key 1");  // an older window: not news
   log->keyset_state(true, "r0");  // the first success of a run is not news
   log->keyset_state(false, "r1");
   log->keyset_state(false, "r2");

@@ -48,9 +48,7 @@ net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal&
     call.send_error(*answer.error);
     co_return;
   }
-  std::string body;
-  http::append_with_request_id(body, answer.body, call.request_id());
-  call.send_json(200, body);
+  call.send_object(200, answer.body);
 }
 
 }  // namespace modelgw::api

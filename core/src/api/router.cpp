@@ -41,9 +41,7 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   if (path == "/v1/models") {
     if (!method_is(call, "GET")) co_return;
     if (co_await authenticate(deps_.auth, call, "chat")) {
-      std::string body;
-      http::append_with_request_id(body, deps_.catalog.models_json(), call.request_id());
-      call.send_json(200, body);
+      call.send_object(200, deps_.catalog.models_json());
     }
     co_return;
   }
@@ -141,11 +139,8 @@ net::Task<void> Router::get_prompt(http::ServerCall& call, const auth::Principal
       }
       return http::not_found("prompt_not_found", "no prompt named '" + name + "' exists for this tenant");
     }
-    std::string body;
-    http::append_with_request_id(
-        body, prompts::to_json(*prompt).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-        call.request_id());
-    call.send_json(200, body);
+    call.send_object(
+        200, prompts::to_json(*prompt).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return std::nullopt;
   });
   if (found) call.send_error(*found);

@@ -36,9 +36,7 @@ net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal&
     call.send_error(*answer.error);
     co_return;
   }
-  std::string body;
-  http::append_with_request_id(body, answer.body, call.request_id());
-  call.send_json(200, body);
+  call.send_object(200, answer.body);
 }
 
 net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principal& principal) {
@@ -54,9 +52,7 @@ net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principa
     call.send_error(http::internal_error("the gateway's storage failed; retry shortly"));
     co_return;
   }
-  std::string out;
-  http::append_with_request_id(out, *body, call.request_id());
-  call.send_json(200, out);
+  call.send_object(200, *body);
 }
 
 }  // namespace modelgw::api

@@ -46,7 +46,10 @@ std::optional<ChainFault> ChainVerifier::feed(const plugins::AuditRow& e) {
     return pending_;
   }
   const std::int64_t expected = last_seq_ + 1;
-  const std::string at = "tenant " + std::to_string(tenant_id_) + " event seq " + std::to_string(e.seq);
+  // Named only when something is wrong: an intact walk builds no strings.
+  const auto at = [&] {
+    return "tenant " + std::to_string(tenant_id_) + " event seq " + std::to_string(e.seq);
+  };
   if (e.seq > expected) {
     return fault(tenant_id_, expected, "removed",
                  expected == e.seq - 1
@@ -63,16 +66,16 @@ std::optional<ChainFault> ChainVerifier::feed(const plugins::AuditRow& e) {
         moved.seq = seq;
         if (event_hash(moved) == e.hash) {
           return fault(tenant_id_, e.seq, "reordered",
-                       at + " was written as seq " + std::to_string(seq) + ": events were moved");
+                       at() + " was written as seq " + std::to_string(seq) + ": events were moved");
         }
       }
     }
     if (e.prev_hash != last_hash_) {
       return fault(tenant_id_, e.seq, "inserted",
-                   at + " neither matches its hash nor links to the event before it: it was inserted");
+                   at() + " neither matches its hash nor links to the event before it: it was inserted");
     }
     pending_ = fault(tenant_id_, e.seq, "edited",
-                     at + " does not match its hash: it was changed after it was written");
+                     at() + " does not match its hash: it was changed after it was written");
     pending_id_ = e.id;
     return std::nullopt;
   }
@@ -80,7 +83,7 @@ std::optional<ChainFault> ChainVerifier::feed(const plugins::AuditRow& e) {
     // Intact in itself, but not the successor of what precedes it: the
     // event before it does not belong here.
     return fault(tenant_id_, last_seq_ > 0 ? last_seq_ : e.seq, "inserted",
-                 at + " does not link to the event before it: " +
+                 at() + " does not link to the event before it: " +
                      (last_seq_ > 0 ? "event seq " + std::to_string(last_seq_) + " was inserted or replaced"
                                     : std::string("the chain does not start at its first event")));
   }
@@ -93,7 +96,7 @@ std::optional<ChainFault> ChainVerifier::feed(const plugins::AuditRow& e) {
   }
   if (checkpoint_ && e.seq == checkpoint_->seq && e.hash != checkpoint_->hash) {
     return fault(tenant_id_, e.seq, "edited",
-                 at + " is not the event a checkpoint recorded at that place: the chain was rewritten");
+                 at() + " is not the event a checkpoint recorded at that place: the chain was rewritten");
   }
   ++events_;
   last_seq_ = e.seq;

@@ -1,7 +1,5 @@
 #include "audit/audit_log.h"
 
-#include "audit/audit_chain.h"
-
 #include <spdlog/spdlog.h>
 
 #include <vector>
@@ -45,19 +43,31 @@ bool AuditLog::record_now(Event event) {
 
 void AuditLog::rejected_credential(const std::string& source) {
   std::lock_guard lock(mutex_);
-  ++rejected_[{source, now_() / kMinuteMs}];
+  const std::int64_t minute = now_() / kMinuteMs;
+  auto counted = rejected_.find({source, minute});
+  if (counted != rejected_.end()) {
+    ++counted->second;
+    return;
+  }
+  // A flood from many addresses cannot grow the map past a bound: the rest
+  // of the minute's sources are counted under one name.
+  const bool full = rejected_.size() >= kMaxSourcesPerMinute;
+  ++rejected_[{full ? std::string("(other sources)") : source, minute}];
 }
 
 void AuditLog::budget_exhausted(std::int64_t tenant_id, const std::string& account,
-                                const std::string& request_id, const std::string& actor) {
+                                std::int64_t window_start_unix_ms, const std::string& request_id,
+                                const std::string& actor) {
   {
     std::lock_guard lock(mutex_);
-    if (!exhausted_.emplace(tenant_id, account).second) return;
+    // One entry per account (its latest window), so the map stays as small
+    // as the tenants' budgets however long the process runs.
+    auto [seen, fresh] = exhausted_.try_emplace({tenant_id, account}, window_start_unix_ms);
+    if (!fresh && seen->second >= window_start_unix_ms) return;
+    seen->second = window_start_unix_ms;
   }
-  const auto at = account.find('@');
-  record(Event{tenant_id, actor, "budget.exhausted", account.substr(0, at), request_id,
-               nlohmann::json{{"window_start_unix_ms",
-                               at == std::string::npos ? 0 : std::stoll(account.substr(at + 1))}}});
+  record(Event{tenant_id, actor, "budget.exhausted", account, request_id,
+               nlohmann::json{{"window_start_unix_ms", window_start_unix_ms}}});
 }
 
 void AuditLog::keyset_state(bool available, const std::string& request_id) {
@@ -101,14 +111,14 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
   for (int attempt = 0; attempt < kMaxRelinks && !stored; ++attempt) {
     try {
       // Link each event after its chain's newest (read once per chain).
-      std::map<std::int64_t, plugins::AuditRow> heads;
+      std::map<std::int64_t, ChainHead> heads;
       std::vector<plugins::AuditRow> rows;
       rows.reserve(batch.size());
       for (const Event& e : batch) {
         auto head = heads.find(e.tenant_id);
         if (head == heads.end()) {
           auto known = heads_.find(e.tenant_id);
-          plugins::AuditRow h;
+          ChainHead h;
           if (known != heads_.end()) {
             h = known->second;
           } else {
@@ -116,7 +126,7 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
             f.tenant_id = e.tenant_id;
             f.limit = 1;
             auto newest = storage_.audit_page(f);
-            if (!newest.empty()) h = std::move(newest.front());
+            if (!newest.empty()) h = ChainHead{newest.front().seq, std::move(newest.front().hash)};
           }
           head = heads.emplace(e.tenant_id, std::move(h)).first;
         }
@@ -129,7 +139,7 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
         row.request_id = e.request_id;
         row.details_json = e.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         link(row, head->second.seq, head->second.hash);
-        head->second = row;
+        head->second = ChainHead{row.seq, row.hash};
         rows.push_back(std::move(row));
       }
       if (storage_.append_audit(rows)) {
@@ -177,8 +187,10 @@ void AuditLog::checkpoint() {
   // The heads as the store has them (other processes' appends included).
   nlohmann::json heads = nlohmann::json::array();
   std::string line;
+  // Only the chains this process appended to: each process anchors its own
+  // writes, and a checkpoint stays as small as one interval's activity.
   for (const auto& h : storage_.audit_heads()) {
-    if (h.tenant_id == 0) continue;
+    if (!moved_.count(h.tenant_id)) continue;
     heads.push_back({h.tenant_id, h.seq, h.hash});
     line +=
         " tenant " + std::to_string(h.tenant_id) + "@" + std::to_string(h.seq) + "=" + h.hash.substr(0, 16);
@@ -201,22 +213,22 @@ void AuditLog::checkpoint_unlocked(std::unique_lock<std::mutex>& lock) {
   lock.lock();
 }
 
+std::chrono::milliseconds AuditLog::write_and_checkpoint() {
+  std::unique_lock lock(mutex_);
+  const bool ok = append_queued(lock, false);
+  // While the store refuses, retry with backoff: 2x per failure, up to 5 s.
+  backoff_ = ok ? options_.flush_interval : std::min(backoff_ * 2, std::chrono::milliseconds(5000));
+  if (ok && std::chrono::steady_clock::now() >= next_checkpoint_) {
+    next_checkpoint_ = std::chrono::steady_clock::now() + options_.checkpoint_interval;
+    checkpoint_unlocked(lock);
+  }
+  return backoff_;
+}
+
 void AuditLog::start() {
-  thread_ = std::thread([this] {
-    auto next_checkpoint = std::chrono::steady_clock::now() + options_.checkpoint_interval;
-    std::chrono::milliseconds backoff = options_.flush_interval;
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-      wake_.wait_for(lock, backoff, [this] { return stopping_; });
-      if (stopping_) break;
-      const bool ok = append_queued(lock, false);
-      backoff = ok ? options_.flush_interval : std::min(backoff * 2, std::chrono::milliseconds(5000));
-      if (ok && std::chrono::steady_clock::now() >= next_checkpoint) {
-        next_checkpoint = std::chrono::steady_clock::now() + options_.checkpoint_interval;
-        checkpoint_unlocked(lock);
-      }
-    }
-  });
+  next_checkpoint_ = std::chrono::steady_clock::now() + options_.checkpoint_interval;
+  backoff_ = options_.flush_interval;
+  thread_.start(options_.flush_interval, [this] { return write_and_checkpoint(); });
 }
 
 bool AuditLog::flush() {
@@ -225,19 +237,10 @@ bool AuditLog::flush() {
 }
 
 void AuditLog::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    if (stopped_) return;
-    stopped_ = true;
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (!thread_.stop()) return;
   std::unique_lock lock(mutex_);
   // A clean stop anchors the heads it wrote, then stores the checkpoint.
-  if (append_queued(lock, true)) {
-    checkpoint_unlocked(lock);
-  }
+  if (append_queued(lock, true)) checkpoint_unlocked(lock);
   if (!append_queued(lock, true) && !queue_.empty()) {
     spdlog::error("audit: {} events could not be stored before exit", queue_.size());
   }
@@ -246,11 +249,6 @@ void AuditLog::stop() {
 AuditLog::Status AuditLog::status() const {
   std::lock_guard lock(mutex_);
   return Status{failing_, queue_.size(), written_, dropped_};
-}
-
-std::int64_t AuditLog::written() const {
-  std::lock_guard lock(mutex_);
-  return written_;
 }
 
 }  // namespace modelgw::audit

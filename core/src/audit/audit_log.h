@@ -11,13 +11,14 @@
 // conflict) reads the heads again and links anew.
 #pragma once
 
+#include "audit/audit_chain.h"
 #include "plugins/storage.h"
+#include "util/periodic_thread.h"
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -25,8 +26,7 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
-#include <tuple>
+#include <utility>
 
 namespace modelgw::audit {
 
@@ -43,8 +43,8 @@ struct Event {
 struct AuditOptions {
   std::chrono::milliseconds flush_interval{50};
   std::chrono::milliseconds checkpoint_interval{60000};
-  std::size_t queue_limit =
-      100000;  // events held while the store fails; older ones are then dropped (logged)
+  // Events held while the store fails; older ones are then dropped (logged).
+  std::size_t queue_limit = 100000;
 };
 
 class AuditLog {
@@ -63,25 +63,26 @@ class AuditLog {
   // queued for the writer).
   bool record_now(Event event);
   // A credential refused with 401 from `source` (the client's address):
-  // counted, and written as one event per source and minute.
+  // counted, and written as one event per source and minute (sources past
+  // kMaxSourcesPerMinute in one minute are counted together).
   void rejected_credential(const std::string& source);
-  // A request refused because a budget is exhausted: one event for the first
-  // refusal per tenant, budget account and window (per process).
-  void budget_exhausted(std::int64_t tenant_id, const std::string& account, const std::string& request_id,
-                        const std::string& actor);
+  // A request refused because a budget account is exhausted: one event for
+  // the first refusal per tenant, account and window (per process).
+  void budget_exhausted(std::int64_t tenant_id, const std::string& account, std::int64_t window_start_unix_ms,
+                        const std::string& request_id, const std::string& actor);
   // The identity provider's keyset failed (a token got 503) or served again:
   // one event per change of state.
   void keyset_state(bool available, const std::string& request_id);
 
   // The thread that appends every flush_interval and checkpoints.
   void start();
-  // Appends what is queued (and the counts so far), then stops. Idempotent.
+  // Appends what is queued (and the counts so far), checkpoints, then stops.
+  // Idempotent.
   void stop();
   // Appends what is queued now, on this thread (the CLI, tests). False when
   // the store refused; the events stay queued.
   bool flush();
 
-  std::int64_t written() const;
   // For GET /readyz: whether the store takes events, and the counts.
   struct Status {
     bool failing = false;
@@ -91,8 +92,12 @@ class AuditLog {
   };
   Status status() const;
 
+  static constexpr std::size_t kMaxSourcesPerMinute = 10000;
+
  private:
   bool append_queued(std::unique_lock<std::mutex>& lock, bool all_counts);
+  // The writer thread's one run: append, and checkpoint when it is time.
+  std::chrono::milliseconds write_and_checkpoint();
   void checkpoint();
   // checkpoint() with `lock` (on mutex_) released meanwhile; failures logged.
   void checkpoint_unlocked(std::unique_lock<std::mutex>& lock);
@@ -103,22 +108,23 @@ class AuditLog {
   Clock now_;
 
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
   std::deque<Event> queue_;
   std::map<std::pair<std::string, std::int64_t>, std::int64_t> rejected_;  // (source, minute) -> count
-  std::set<std::tuple<std::int64_t, std::string>> exhausted_;              // (tenant, account@window)
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t>
+      exhausted_;               // (tenant, account) -> last window
   std::atomic<int> keyset_{0};  // 0 unknown, 1 available, -1 failing (read without the lock)
   std::int64_t written_ = 0;
   std::int64_t dropped_ = 0;
   bool failing_ = false;
-  bool stopping_ = false;
-  bool stopped_ = false;
-  std::thread thread_;
 
-  // Writer-thread state (the thread, or flush()'s caller under write_mutex_).
+  // Writer state (the thread, or flush()'s caller, under write_mutex_).
   std::mutex write_mutex_;
-  std::map<std::int64_t, plugins::AuditRow> heads_;  // the newest event of each chain this process knows
-  std::set<std::int64_t> moved_;                     // chains appended to since the last checkpoint
+  std::map<std::int64_t, ChainHead> heads_;  // the newest link of each chain this process knows
+  std::set<std::int64_t> moved_;             // chains appended to since the last checkpoint
+  std::chrono::steady_clock::time_point next_checkpoint_;
+  std::chrono::milliseconds backoff_{0};
+
+  util::PeriodicThread thread_;
 };
 
 }  // namespace modelgw::audit

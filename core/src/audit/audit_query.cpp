@@ -1,16 +1,14 @@
 #include "audit/audit_query.h"
 
 #include "budget/budget_report.h"
+#include "http/query_parameters.h"
 #include "usage/usage_query.h"
 #include "util/page_cursor.h"
 
-#include <Poco/Exception.h>
-#include <Poco/URI.h>
 #include <nlohmann/json.hpp>
 
 #include <charconv>
 #include <cstdio>
-#include <set>
 
 namespace modelgw::audit {
 namespace {
@@ -37,14 +35,6 @@ std::optional<std::int64_t> decode_cursor(const plugins::AuditFilter& f, std::st
   return util::decode_page_cursor("a1", filter_text(f), cursor);
 }
 
-std::string utc_ms(std::int64_t unix_ms) {
-  std::string s = budget::utc_timestamp(unix_ms);
-  char frac[8];
-  std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>(((unix_ms % 1000) + 1000) % 1000));
-  s.insert(s.size() - 1, frac);
-  return s;
-}
-
 json event_json(const plugins::AuditRow& e) {
   json details = json::parse(e.details_json, nullptr, false);
   if (details.is_discarded()) details = json::object();
@@ -53,7 +43,7 @@ json event_json(const plugins::AuditRow& e) {
               {"tenant_id", e.tenant_id},
               {"seq", e.seq},
               {"created", e.created_unix_ms / 1000},
-              {"created_at", utc_ms(e.created_unix_ms)},
+              {"created_at", budget::utc_timestamp_ms(e.created_unix_ms)},
               {"actor", e.actor},
               {"action", e.action},
               {"target", e.target},
@@ -76,17 +66,11 @@ std::variant<AuditRequest, http::ApiError> parse_audit_query(std::string_view qu
   AuditRequest out;
   auto& f = out.filter;
   f.limit = 100;
-  Poco::URI::QueryParameters params;
-  try {
-    params = Poco::URI("/?" + std::string(query)).getQueryParameters();
-  } catch (const Poco::Exception&) {
-    return http::bad_request("invalid_parameter", "the query string is not valid URI syntax");
-  }
-  std::set<std::string> seen;
+  auto parsed = http::strict_query_parameters(query);
+  if (auto* err = std::get_if<http::ApiError>(&parsed)) return *err;
+  const auto& params = std::get<http::QueryParameters>(parsed);
   std::optional<std::string> cursor;
   for (const auto& [name, value] : params) {
-    if (!seen.insert(name).second)
-      return invalid(name, "'" + http::input_excerpt(name, 32) + "' is given twice");
     if (name == "from" || name == "to") {
       auto t = usage::parse_time(value);
       if (!t) {

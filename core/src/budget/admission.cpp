@@ -162,7 +162,8 @@ http::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t 
   if (part.kind != SpendPart::money) return rate_refusal(part, admission);
   const plugins::BudgetRow& b = *part.budget;
   const std::int64_t left = ledger_.remaining(part.account);
-  admission.exhausted = part.account.name + "@" + std::to_string(window_start(part.account.window, now_()));
+  admission.exhausted_account = part.account.name;
+  admission.exhausted_window_start_unix_ms = window_start(part.account.window, now_());
   std::string message;
   if (b.scope == "credit") {
     admission.reason = "CREDIT_INSUFFICIENT";

@@ -48,9 +48,10 @@ struct Admission {
   bool clamped = false;            // the client set no limit and output_tokens is less than the default
   std::optional<http::ApiError> refusal;
   std::string reason;  // BUDGET_EXCEEDED, CREDIT_INSUFFICIENT or RATE_LIMITED with a refusal
-  // For a money refusal: the exhausted account and its window, e.g.
-  // "budget:17@1764115200000" (the audit log records the first per window).
-  std::string exhausted;
+  // For a money refusal: the exhausted account ("budget:17") and the start
+  // of its window (the audit log records the first refusal per window).
+  std::string exhausted_account;
+  std::int64_t exhausted_window_start_unix_ms = 0;
   std::vector<std::pair<std::string, std::string>>
       headers;  // x-ratelimit-* (a 429's Retry-After is in refusal)
   bool holds_money() const;

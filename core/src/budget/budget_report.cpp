@@ -29,6 +29,14 @@ std::string utc_timestamp(std::int64_t unix_ms) {
   return buf;
 }
 
+std::string utc_timestamp_ms(std::int64_t unix_ms) {
+  std::string s = utc_timestamp(unix_ms);
+  char frac[8];
+  std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>(((unix_ms % 1000) + 1000) % 1000));
+  s.insert(s.size() - 1, frac);
+  return s;
+}
+
 namespace {
 
 json money(std::int64_t micros) {

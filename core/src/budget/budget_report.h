@@ -25,5 +25,7 @@ nlohmann::json budgets_report(plugins::Storage& storage, std::int64_t tenant_id,
 
 // RFC 3339 UTC, seconds: "2026-12-01T00:00:00Z".
 std::string utc_timestamp(std::int64_t unix_ms);
+// The same with milliseconds: "2026-11-24T10:30:00.123Z" (records, events).
+std::string utc_timestamp_ms(std::int64_t unix_ms);
 
 }  // namespace modelgw::budget

@@ -4,11 +4,9 @@
 #pragma once
 
 #include "budget/ledger.h"
+#include "util/periodic_thread.h"
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 namespace modelgw::budget {
 
@@ -26,11 +24,7 @@ class LedgerKeeper {
  private:
   Ledger& ledger_;
   std::chrono::milliseconds interval_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  bool stopped_ = false;
-  std::thread thread_;
+  util::PeriodicThread thread_;
 };
 
 }  // namespace modelgw::budget

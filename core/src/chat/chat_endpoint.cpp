@@ -213,8 +213,9 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
   for (const auto& [name, value] : admission.headers) call.set_header(name, value);
   if (admission.refusal) {
     outcome.row.reason = admission.reason;
-    if (deps_.audit != nullptr && !admission.exhausted.empty()) {
-      deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted, call.request_id(),
+    if (deps_.audit != nullptr && !admission.exhausted_account.empty()) {
+      deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted_account,
+                                    admission.exhausted_window_start_unix_ms, call.request_id(),
                                     principal.describe());
     }
     if (!admission.reason.empty()) {

@@ -1,5 +1,7 @@
 #include "http/request_parser.h"
 
+#include "util/ascii.h"
+
 #include <boost/beast/http/error.hpp>
 
 #include <algorithm>
@@ -17,11 +19,7 @@ constexpr std::size_t kMaxFieldName = 256;
 constexpr std::size_t kMaxFieldValue = 8192;
 constexpr std::size_t kMaxFields = 100;
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::iequals;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

@@ -1,6 +1,7 @@
 #include "http/server_call.h"
 
 #include "http/http_date.h"
+#include "util/ascii.h"
 
 #include <boost/beast/http/status.hpp>
 
@@ -11,11 +12,7 @@
 namespace modelgw::http {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::iequals;
 
 }  // namespace
 
@@ -109,6 +106,12 @@ void ServerCall::send_json(int status, std::string_view body) {
     tap_->on_head(status, false, headers_);
     tap_->on_body(body);
   }
+}
+
+void ServerCall::send_object(int status, std::string_view object) {
+  std::string body;
+  append_with_request_id(body, object, request_id_);
+  send_json(status, body);
 }
 
 void ServerCall::send_error(const ApiError& error) {

@@ -101,6 +101,8 @@ class ServerCall {
 
   // A whole answer (Content-Length), buffered until flush().
   void send_json(int status, std::string_view body);
+  // A JSON object answer with this call's request_id added as its first member.
+  void send_object(int status, std::string_view object);
   // The error envelope (with Retry-After when the error has one; 413 and
   // request-framing errors close the connection).
   void send_error(const ApiError& error);

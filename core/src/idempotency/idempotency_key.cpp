@@ -1,5 +1,6 @@
 #include "idempotency/idempotency_key.h"
 
+#include "util/ascii.h"
 #include "util/sha256_hex.h"
 
 #include <algorithm>
@@ -8,11 +9,7 @@
 namespace modelgw::idempotency {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::iequals;
 
 http::ApiError bad_key(std::string message) {
   return http::bad_request("invalid_parameter", std::move(message), "Idempotency-Key");

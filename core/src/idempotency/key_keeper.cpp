@@ -287,47 +287,21 @@ std::int64_t KeyKeeper::purge_once() {
   return total;
 }
 
-std::int64_t KeyKeeper::purged() const {
-  std::lock_guard lock(purge_mutex_);
-  return purged_;
-}
-
 void KeyKeeper::start() {
-  purge_thread_ = std::thread([this] {
-    std::unique_lock lock(purge_mutex_);
-    while (!stopping_) {
-      purge_wake_.wait_for(lock, std::chrono::milliseconds(options_.purge_interval_ms),
-                           [this] { return stopping_; });
-      if (stopping_) break;
-      lock.unlock();
-      std::int64_t removed = 0;
-      bool failed = false;
-      try {
-        removed = purge_once();
-      } catch (const std::exception& e) {
-        failed = true;
-        // One line per change of state, not per attempt.
-        std::lock_guard again(purge_mutex_);
-        if (!purge_failing_) spdlog::warn("idempotency: purging expired keys failed: {}", e.what());
-      }
-      lock.lock();
-      if (!failed && purge_failing_) spdlog::info("idempotency: purging expired keys works again");
-      purge_failing_ = failed;
-      purged_ += removed;
+  const auto interval = std::chrono::milliseconds(options_.purge_interval_ms);
+  purge_thread_.start(interval, [this, interval] {
+    try {
+      const std::int64_t removed = purge_once();
+      if (purge_failing_) spdlog::info("idempotency: purging expired keys works again");
+      purge_failing_ = false;
       if (removed > 0) spdlog::debug("idempotency: purged {} expired keys", removed);
+    } catch (const std::exception& e) {
+      // One line per change of state, not per attempt.
+      if (!purge_failing_) spdlog::warn("idempotency: purging expired keys failed: {}", e.what());
+      purge_failing_ = true;
     }
+    return interval;
   });
-}
-
-void KeyKeeper::stop() {
-  {
-    std::lock_guard lock(purge_mutex_);
-    if (stopped_) return;
-    stopped_ = true;
-    stopping_ = true;
-  }
-  purge_wake_.notify_all();
-  if (purge_thread_.joinable()) purge_thread_.join();
 }
 
 }  // namespace modelgw::idempotency

@@ -17,16 +17,15 @@
 #include "idempotency/flight.h"
 #include "net/blocking_pool.h"
 #include "plugins/storage.h"
+#include "util/periodic_thread.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
 namespace modelgw::idempotency {
@@ -40,7 +39,7 @@ class KeyKeeper {
 
   // The thread that purges expired keys every purge_interval_ms.
   void start();
-  void stop();  // idempotent
+  void stop() { purge_thread_.stop(); }  // idempotent
 
   struct Step {
     // Set when this request makes the call: its answer is captured (the
@@ -60,8 +59,6 @@ class KeyKeeper {
   // else frees the key; then the flight's followers are released.
   net::Task<void> finish(std::shared_ptr<Flight> flight, bool keep);
 
-  // Expired keys deleted by the purge so far (for tests and logs).
-  std::int64_t purged() const;
   // Runs one purge now (the thread's body); returns how many were removed.
   std::int64_t purge_once();
 
@@ -82,13 +79,8 @@ class KeyKeeper {
   std::mutex flights_mutex_;
   std::map<std::pair<std::int64_t, std::string>, std::shared_ptr<Flight>> flights_;
 
-  mutable std::mutex purge_mutex_;
-  std::condition_variable purge_wake_;
-  bool stopping_ = false;
-  bool stopped_ = false;
-  bool purge_failing_ = false;
-  std::int64_t purged_ = 0;
-  std::thread purge_thread_;
+  bool purge_failing_ = false;  // the purge thread's alone
+  util::PeriodicThread purge_thread_;
 };
 
 }  // namespace modelgw::idempotency

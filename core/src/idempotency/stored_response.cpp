@@ -1,5 +1,7 @@
 #include "idempotency/stored_response.h"
 
+#include "util/ascii.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -8,11 +10,7 @@
 namespace modelgw::idempotency {
 namespace {
 
-bool istarts_with(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), s.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::istarts_with;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "upstream/response_parser.h"
 #include "upstream/upstream_connection.h"
 #include "upstream/upstream_pool.h"
+#include "util/ascii.h"
 
 #include <boost/beast/http/error.hpp>
 
@@ -38,11 +39,7 @@ bool has_line_break_or_nul(std::string_view s) {
   return s.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::iequals;
 
 // Headers the call writes itself, from the pool and the body: a caller's copy
 // could contradict the framing.

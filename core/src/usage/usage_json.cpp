@@ -15,22 +15,13 @@ json money(std::int64_t micros) {
   return budget::format_micros(micros);
 }
 
-// "2026-11-24T10:30:00.123Z"
-std::string utc_ms(std::int64_t unix_ms) {
-  std::string s = budget::utc_timestamp(unix_ms);
-  char frac[8];
-  std::snprintf(frac, sizeof frac, ".%03d", static_cast<int>(((unix_ms % 1000) + 1000) % 1000));
-  s.insert(s.size() - 1, frac);
-  return s;
-}
-
 }  // namespace
 
 json record_json(const plugins::UsageRow& r) {
   json j = {
       {"request_id", r.request_id},
       {"created", r.created_unix_ms / 1000},
-      {"created_at", utc_ms(r.created_unix_ms)},
+      {"created_at", budget::utc_timestamp_ms(r.created_unix_ms)},
       {"model", r.alias.empty() ? json() : json(r.alias)},
       {"provider", r.provider.empty() ? json() : json(r.provider)},
       {"upstream_model", r.upstream_model.empty() ? json() : json(r.upstream_model)},

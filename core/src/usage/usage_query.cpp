@@ -1,15 +1,12 @@
 #include "usage/usage_query.h"
 
 #include "chat/spend_step.h"
+#include "http/query_parameters.h"
 #include "usage/usage_cursor.h"
 #include "usage/usage_json.h"
 
-#include <Poco/Exception.h>
-#include <Poco/URI.h>
-
 #include <charconv>
 #include <chrono>
-#include <set>
 
 namespace modelgw::usage {
 namespace {
@@ -89,18 +86,12 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
   auto& f = out.filter;
   f.tenant_id = tenant_id;
   f.limit = 100;
-  Poco::URI::QueryParameters params;
-  try {
-    params = Poco::URI("/?" + std::string(query)).getQueryParameters();
-  } catch (const Poco::Exception&) {
-    return http::bad_request("invalid_parameter", "the query string is not valid URI syntax");
-  }
-  std::set<std::string> seen;
+  auto parsed = http::strict_query_parameters(query);
+  if (auto* err = std::get_if<http::ApiError>(&parsed)) return *err;
+  const auto& params = std::get<http::QueryParameters>(parsed);
   std::optional<std::string> cursor;
   bool limit_given = false;
   for (const auto& [name, value] : params) {
-    if (!seen.insert(name).second)
-      return invalid(name, "'" + http::input_excerpt(name, 32) + "' is given twice");
     if (name == "from" || name == "to") {
       auto t = parse_time(value);
       if (!t) {

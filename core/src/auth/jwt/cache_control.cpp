@@ -1,5 +1,7 @@
 #include "auth/jwt/cache_control.h"
 
+#include "util/ascii.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -16,11 +18,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using util::iequals;
 
 // Nullopt when `value` is not delta-seconds.
 std::optional<std::int64_t> delta_seconds(std::string_view value) {

@@ -1,0 +1,57 @@
+// A background thread that runs one job again and again until stopped: the
+// ledger keeper's lease upkeep, the idempotency purge, the audit writer. The
+// job returns how long to wait before its next run (a fixed interval, or a
+// backoff after a failure); stop() wakes the thread at once, lets a running
+// job finish, and joins.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace modelgw::util {
+
+class PeriodicThread {
+ public:
+  using Job = std::function<std::chrono::milliseconds()>;  // must not throw
+
+  PeriodicThread() = default;
+  ~PeriodicThread() { stop(); }
+  PeriodicThread(const PeriodicThread&) = delete;
+  PeriodicThread& operator=(const PeriodicThread&) = delete;
+
+  // Runs `job` after `first_wait`, then after whatever each run returns.
+  void start(std::chrono::milliseconds first_wait, Job job) {
+    thread_ = std::thread([this, wait = first_wait, job = std::move(job)]() mutable {
+      std::unique_lock lock(mutex_);
+      while (!wake_.wait_for(lock, wait, [this] { return stopping_; })) {
+        lock.unlock();
+        wait = job();
+        lock.lock();
+      }
+    });
+  }
+
+  // True the first time it is called (started or not), so an owner's own
+  // last steps run once.
+  bool stop() {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return false;
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace modelgw::util
