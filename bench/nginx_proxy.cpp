@@ -83,7 +83,7 @@ NginxProxy::NginxProxy(const NginxOptions& o) : o_(o) {
                                      std::vector<std::string>{"-p", o.dir.string(), "-c", conf.string(), "-e",
                                                               (o.dir / "logs" / "startup.log").string()},
                                      (o.dir / "logs" / "stderr.log").string(), /*pipe_stdout=*/false);
-  const std::string probe = build_request("GET", "/health", "", "");
+  const std::string probe = build_request("GET", o.probe_path, "", "");
   const auto deadline = Clock::now() + 10s;
   std::string last = "no answer";
   while (Clock::now() < deadline) {
@@ -102,8 +102,8 @@ NginxProxy::NginxProxy(const NginxOptions& o) : o_(o) {
     }
     std::this_thread::sleep_for(50ms);
   }
-  throw std::runtime_error("nginx did not answer GET /health with 200 within 10 s (last: " + last + "):\n" +
-                           error_log_tail(10));
+  throw std::runtime_error("nginx did not answer GET " + o.probe_path +
+                           " with 200 within 10 s (last: " + last + "):\n" + error_log_tail(10));
 }
 
 NginxProxy::~NginxProxy() {

@@ -22,6 +22,7 @@ struct NginxOptions {
   int worker_connections = 65536;  // client + upstream connections of the one worker (it inherits
                                    // the bench's RLIMIT_NOFILE)
   int upstream_keepalive = 128;  // idle upstream connections kept per worker (more than the load keeps busy)
+  std::string probe_path = "/health";  // a GET the upstream answers 200 once nginx proxies
 };
 
 class NginxProxy {

@@ -7,6 +7,7 @@
 //      replays, time to the last event, p50/p99.
 #include "harness/checks.h"
 #include "harness/stack.h"
+#include "nginx_proxy.h"
 
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -23,6 +25,7 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using it::Headers;
 using it::json;
 
 struct Figures {
@@ -108,9 +111,8 @@ Figures streams(int port, const std::string& api_key, const std::string& body, c
 }
 
 void print(const char* name, const Figures& f, const Figures& base) {
-  std::printf("  %-28s p50 %8.0f us  p99 %8.0f us   (x%.2f / x%.2f of the first row)  %6.0f/s  errors %d\n",
-              name, f.p50_us, f.p99_us, f.p50_us / base.p50_us, f.p99_us / base.p99_us, f.per_second,
-              f.errors);
+  std::printf("  %-28s p50 %8.0f us  p99 %8.0f us   (x%.2f / x%.2f of nginx)  %6.0f/s  errors %d\n", name,
+              f.p50_us, f.p99_us, f.p50_us / base.p50_us, f.p99_us / base.p99_us, f.per_second, f.errors);
 }
 
 }  // namespace
@@ -132,39 +134,64 @@ int run_bench(int argc, char** argv) {
   const int port = stack->port();
   const std::string key = stack->key.key;
   const std::string body = it::chat_body("gpt-4o-mini", "how much does a key cost");
+  // The baseline: nginx as a plain reverse proxy in front of the same fake
+  // upstream program, measured in the same run (an nginx hop is what a
+  // gateway costs at the least). Its own instance: the fake serves one
+  // connection per thread, and nginx's idle keep-alive connections would
+  // hold threads the gateway's calls need.
+  it::FakeUpstream nginx_upstream(it::kProviderKey);
+  const auto nginx_dir = std::filesystem::path(stack->gateway->dir()) / "nginx";
+  bench::NginxProxy nginx(bench::NginxOptions{"/usr/sbin/nginx", nginx_dir,
+                                              static_cast<std::uint16_t>(nginx_upstream.port()), 65536, 32,
+                                              "/_fake/health"});
+  const int nginx_port = nginx.port();
+  const std::string vendor_key = it::kProviderKey;  // nginx passes the request on as it is
+  const auto no_key = [](int, int) { return std::string(); };
   // Warm up: connections, caches.
-  (void)run(port, key, body, threads, 10, [](int, int) { return std::string(); });
+  (void)run(nginx_port, vendor_key, body, threads, 10, no_key);
+  (void)run(port, key, body, threads, 10, no_key);
 
-  std::printf("idempotency step, %d connections x %d requests (non-streamed chat):\n", threads, per_thread);
+  std::printf("idempotency step, %d connections x %d requests (non-streamed chat), %s:\n", threads,
+              per_thread, nginx.version().c_str());
   // Two rounds, interleaved, so a noisy moment of the machine shows as a
   // difference between rounds rather than between modes.
-  const auto no_key = [](int, int) { return std::string(); };
-  Figures none, fresh, replay;
+  Figures base, none, fresh, replay;
   for (int round = 0; round < 2; ++round) {
     const std::string tag = "r" + std::to_string(round) + "-";
     const auto new_key = [&](int t, int i) { return tag + std::to_string(t) + "-" + std::to_string(i); };
+    base = run(nginx_port, vendor_key, body, threads, per_thread, no_key);
     none = run(port, key, body, threads, per_thread, no_key);
     fresh = run(port, key, body, threads, per_thread, new_key);
     replay = run(port, key, body, threads, per_thread, new_key);
     std::printf(" round %d:\n", round + 1);
-    print("no key", none, none);
-    print("a new key (claim + keep)", fresh, none);
-    print("a replayed key", replay, none);
+    print("nginx hop", base, base);
+    print("modelgw, no key", none, base);
+    print("modelgw, a new key", fresh, base);
+    print("modelgw, a replayed key", replay, base);
   }
 
   std::size_t events = 0;
-  const std::string sbody = it::chat_body("bench-stream", "stream me fifty chunks", true);
-  std::vector<double> originals;
-  for (int i = 0; i < 30; ++i) {
-    const auto start = Clock::now();
-    (void)it::stream_chat(port, key, sbody, 10000, {{"Idempotency-Key", "stream-orig-" + std::to_string(i)}});
-    originals.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-  }
-  const Figures orig = figures(originals, 0);
-  const Figures rep = streams(port, key, sbody, "stream-orig-0", 30, &events);
+  const std::string sbody = it::chat_body("gpt-4o-mini+words=46", "stream me fifty chunks", true);
+  const std::string gbody = it::chat_body("bench-stream", "stream me fifty chunks", true);
+  auto time_streams = [&](int at, const std::string& bearer, const std::string& b,
+                          const std::string& prefix) {
+    std::vector<double> us;
+    for (int i = 0; i < 30; ++i) {
+      const auto start = Clock::now();
+      const Headers idem = {{"Idempotency-Key", prefix + std::to_string(i)}};
+      const auto r = it::stream_chat(at, bearer, b, 10000, prefix.empty() ? Headers{} : idem);
+      events = r.events.size();
+      us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    }
+    return figures(us, 0);
+  };
+  const Figures via_nginx = time_streams(nginx_port, vendor_key, sbody, "");
+  const Figures orig = time_streams(port, key, gbody, "stream-orig-");
+  const Figures rep = streams(port, key, gbody, "stream-orig-0", 30, &events);
   std::printf("stream of %zu events, time to its last event:\n", events);
-  print("first (through upstream)", orig, orig);
-  print("replay", rep, orig);
+  print("nginx hop", via_nginx, via_nginx);
+  print("modelgw, first (upstream)", orig, via_nginx);
+  print("modelgw, replay", rep, via_nginx);
   return none.errors + fresh.errors + replay.errors + rep.errors == 0 ? 0 : 1;
 }
 
