@@ -1,9 +1,14 @@
 // The loader's answer to each way a plugin can be wrong: one clear error that
 // names the file (and, for a version mismatch, both versions), never a crash.
+#include "catalog/parameter_support.h"
+#include "plugins/pii_mode.h"
+#include "plugins/plugin_descriptor.h"
 #include "plugins/plugin_error.h"
 #include "plugins/plugin_library.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
+
+#include <dlfcn.h>
 
 #include <gtest/gtest.h>
 
@@ -74,7 +79,11 @@ TEST(PluginLoader, RefusesAHookTableWithAMissingHook) {
 }
 
 TEST(PluginLoader, RefusesAHookTableSmallerThanTheAbi) {
-  EXPECT_NE(load_error(fixture("small_table")).find("smaller than ABI 1.0"), std::string::npos);
+  const std::string msg = load_error(fixture("small_table"));
+  EXPECT_NE(msg.find("hook table is 16 bytes, smaller than the " +
+                     std::to_string(MGW_PROVIDER_HOOKS_SIZE_1_0) + " ABI 1.0 defines"),
+            std::string::npos)
+      << msg;
 }
 
 TEST(PluginLoader, AStoragePluginBuiltBeforeAbi12StillLoadsAndMetersNothing) {
@@ -119,6 +128,179 @@ TEST(PluginLoader, FailingInitCarriesThePluginsReason) {
     EXPECT_NE(msg.find("provider 'acme' failed to start: api_key is required"), std::string::npos) << msg;
     EXPECT_NE(msg.find(fixture("failing_init")), std::string::npos) << msg;
   }
+}
+
+// How many handles the host gave back to a loaded fixture (its
+// fixture_destroyed export); the fixture must still be loaded.
+int destroyed_by_host(const std::string& file) {
+  void* h = dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (h == nullptr) return -1;
+  auto* count = reinterpret_cast<int (*)()>(dlsym(h, "fixture_destroyed"));
+  const int n = count == nullptr ? -1 : count();
+  dlclose(h);
+  return n;
+}
+
+modelgw::config::ProviderConfig provider_config() {
+  modelgw::config::ProviderConfig pc;
+  pc.name = "edge";
+  pc.plugin_config = nlohmann::json::object();
+  return pc;
+}
+
+TEST(PluginLoaderEdges, ATableOfExactlyTheOneZeroSizeLoadsAndLaterHooksAreAbsent) {
+  auto lib = PluginLibrary::load(fixture("provider_exact_1_0"), MGW_KIND_PROVIDER);
+  EXPECT_EQ(lib->hooks<mgw_provider_hooks>().on_provider_parameters, nullptr)
+      << "a hook past the plugin's struct_size must read as absent, not as the bytes that follow";
+  modelgw::plugins::Provider provider(lib, provider_config());
+  EXPECT_NE(provider.handle(), nullptr);
+  EXPECT_FALSE(provider.parameters().has_value());
+}
+
+TEST(PluginLoaderEdges, APluginFromANewerMinorWithLargerStructsLoads) {
+  auto lib = PluginLibrary::load(fixture("provider_newer_minor"), MGW_KIND_PROVIDER);
+  EXPECT_EQ(lib->descriptor().abi_minor, 99);
+  modelgw::plugins::Provider provider(lib, provider_config());
+  EXPECT_NE(provider.handle(), nullptr);
+}
+
+TEST(PluginLoaderEdges, RefusesADescriptorSmallerThanOneZero) {
+  const std::string msg = load_error(fixture("provider_small_descriptor"));
+  EXPECT_NE(msg.find("descriptor is 16 bytes, smaller than the"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(fixture("provider_small_descriptor")), std::string::npos) << msg;
+}
+
+TEST(PluginLoaderEdges, RefusesANullNameVersionOrHookTable) {
+  EXPECT_NE(load_error(fixture("provider_null_name")).find("lacks name or version"), std::string::npos);
+  EXPECT_NE(load_error(fixture("provider_null_version")).find("lacks name or version"), std::string::npos);
+  EXPECT_NE(load_error(fixture("provider_null_hooks")).find("has no hook table"), std::string::npos);
+}
+
+TEST(PluginLoaderEdges, ReadsTheMajorBeforeTrustingAnySize) {
+  // A future major may lay the descriptor out anew: only its first eight
+  // bytes mean the same, so a tiny struct_size must not hide the real reason.
+  mgw_plugin_descriptor d{};
+  d.struct_size = 8;
+  d.abi_major = MGW_ABI_MAJOR + 1;
+  d.abi_minor = 0;
+  try {
+    modelgw::plugins::check_descriptor("plugin x.so", &d, MGW_KIND_PROVIDER);
+    FAIL() << "another major must be refused";
+  } catch (const PluginError& e) {
+    EXPECT_NE(std::string(e.what()).find("built for plugin ABI " + std::to_string(MGW_ABI_MAJOR + 1) + ".0"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PluginLoaderEdges, RefusesANameThatIsNotPrintable) {
+  mgw_provider_hooks hooks{};
+  mgw_plugin_descriptor d{sizeof d,    MGW_ABI_MAJOR, MGW_ABI_MINOR, MGW_KIND_PROVIDER,
+                          "bad\nname", "1",           &hooks};
+  EXPECT_THROW(modelgw::plugins::check_descriptor("plugin x.so", &d, MGW_KIND_PROVIDER), PluginError);
+}
+
+TEST(PluginLoaderEdges, AProviderHandleLeftOnFailureIsDestroyedNotLeaked) {
+  auto lib = PluginLibrary::load(fixture("provider_handle_on_failure"), MGW_KIND_PROVIDER);
+  try {
+    modelgw::plugins::Provider provider(lib, provider_config());
+    FAIL() << "the plugin refused";
+  } catch (const PluginError& e) {
+    EXPECT_NE(std::string(e.what()).find("refused on purpose"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(destroyed_by_host(fixture("provider_handle_on_failure")), 1);
+}
+
+TEST(PluginLoaderEdges, OkWithoutAProviderHandleIsAFailure) {
+  auto lib = PluginLibrary::load(fixture("provider_ok_null_handle"), MGW_KIND_PROVIDER);
+  try {
+    modelgw::plugins::Provider provider(lib, provider_config());
+    FAIL() << "OK with no handle must not start";
+  } catch (const PluginError& e) {
+    EXPECT_NE(std::string(e.what()).find("returned OK without a provider handle"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PluginLoaderEdges, PiiModeOfExactlyTheOneZeroSizeLoads) {
+  auto lib = PluginLibrary::load(fixture("pii_exact_1_0"), MGW_KIND_PII);
+  modelgw::plugins::PiiMode mode(lib, "edge", nlohmann::json::object());
+  modelgw::plugins::PiiMode::Scope scope(mode);
+  EXPECT_NE(scope.handle(), nullptr);
+}
+
+TEST(PluginLoaderEdges, PiiHandleRules) {
+  {
+    auto lib = PluginLibrary::load(fixture("pii_handle_on_failure"), MGW_KIND_PII);
+    EXPECT_THROW(modelgw::plugins::PiiMode(lib, "edge", nlohmann::json::object()), PluginError);
+    EXPECT_EQ(destroyed_by_host(fixture("pii_handle_on_failure")), 1);
+  }
+  auto lib = PluginLibrary::load(fixture("pii_ok_null_handle"), MGW_KIND_PII);
+  try {
+    modelgw::plugins::PiiMode mode(lib, "edge", nlohmann::json::object());
+    FAIL() << "OK with no handle must not start";
+  } catch (const PluginError& e) {
+    EXPECT_NE(std::string(e.what()).find("returned OK without a handle"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PluginLoaderEdges, StorageHandleRules) {
+  {
+    auto lib = PluginLibrary::load(fixture("storage_handle_on_failure"), MGW_KIND_STORAGE);
+    EXPECT_THROW(modelgw::plugins::Storage(lib, nlohmann::json::object()), PluginError);
+    EXPECT_EQ(destroyed_by_host(fixture("storage_handle_on_failure")), 1);
+  }
+  auto lib = PluginLibrary::load(fixture("storage_ok_null_handle"), MGW_KIND_STORAGE);
+  try {
+    modelgw::plugins::Storage storage(lib, nlohmann::json::object());
+    FAIL() << "OK with no handle must not open";
+  } catch (const PluginError& e) {
+    EXPECT_NE(std::string(e.what()).find("returned OK without a handle"), std::string::npos) << e.what();
+  }
+}
+
+// ABI 1.4: parameters as data. What a provider declares decides what a model
+// admits; the catalog may narrow it, never widen it.
+TEST(ProviderParameters, TheDeclarationDecidesWhatAModelAdmitsDropsAndRefuses) {
+  auto lib = PluginLibrary::load(fixture("provider_parameters"), MGW_KIND_PROVIDER);
+  modelgw::plugins::Provider provider(lib, provider_config());
+  ASSERT_TRUE(provider.parameters());
+  ASSERT_EQ(provider.parameters()->size(), 4u);
+
+  modelgw::config::CatalogEntry entry;
+  entry.alias = "m";
+  entry.supports = {"temperature", "top_p", "seed", "response_format"};  // the default list, not written
+  auto support = modelgw::catalog::derive_parameter_support(entry, provider);
+  EXPECT_EQ(support.supports, (std::set<std::string, std::less<>>{"temperature", "top_p"}));
+  EXPECT_EQ(support.plugin_drops, (std::set<std::string, std::less<>>{"seed"}));
+  ASSERT_EQ(support.ranges.count("temperature"), 1u);
+  EXPECT_EQ(support.ranges.at("temperature"), std::make_pair(0.0, 1.0));
+  EXPECT_EQ(support.ranges.count("top_p"), 0u) << "min > max: no range of its own";
+
+  entry.supports_listed = true;
+  entry.supports = {"temperature"};
+  support = modelgw::catalog::derive_parameter_support(entry, provider);
+  EXPECT_EQ(support.supports, (std::set<std::string, std::less<>>{"temperature"})) << "the catalog narrows";
+
+  entry.supports = {"temperature", "response_format"};
+  try {
+    modelgw::catalog::derive_parameter_support(entry, provider);
+    FAIL() << "the catalog must not widen what the plugin maps";
+  } catch (const modelgw::config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'response_format' is not a parameter the 'edge' plugin"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ProviderParameters, APluginWithoutTheHookLeavesTheCatalogsWord) {
+  auto lib = PluginLibrary::load(fixture("provider_exact_1_0"), MGW_KIND_PROVIDER);
+  modelgw::plugins::Provider provider(lib, provider_config());
+  modelgw::config::CatalogEntry entry;
+  entry.supports = {"seed", "temperature"};
+  const auto support = modelgw::catalog::derive_parameter_support(entry, provider);
+  EXPECT_EQ(support.supports, (std::set<std::string, std::less<>>{"seed", "temperature"}));
+  EXPECT_TRUE(support.plugin_drops.empty());
 }
 
 TEST(PluginLoader, ResolvesNamesToFilesInTheDirectory) {

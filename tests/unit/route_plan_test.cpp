@@ -125,6 +125,38 @@ TEST(RoutePlan, UnsupportedParameterIsRefusedByName) {
   EXPECT_NE(r.refusal->message.find("strict"), std::string::npos) << r.refusal->message;
 }
 
+// ABI 1.4: a parameter the provider's plugin drops is removed and named,
+// whatever drop_unsupported_params says; one it refuses is refused.
+TEST(RoutePlan, WhatThePluginDropsIsDroppedAndNamed) {
+  ModelRoute m = make_route({.supports = {"temperature"}});
+  m.plugin_drops = {"seed"};
+  const Routing r = plan({&m}, request(body_with(R"(,"temperature":1,"seed":7)")));
+  ASSERT_EQ(r.plans.size(), 1u) << (r.refusal ? r.refusal->message : "");
+  EXPECT_EQ(r.plans[0].dropped, std::vector<std::string>{"seed"});
+  EXPECT_EQ(r.plans[0].body.find("seed"), std::string::npos) << r.plans[0].body;
+  EXPECT_NE(r.plans[0].body.find("temperature"), std::string::npos);
+  expect_unsupported(plan({&m}, request(body_with(R"(,"response_format":{"type":"json_object"})"))),
+                     "response_format");
+}
+
+TEST(RoutePlan, ANumberOutsideThePluginsRangeIsRefusedAndATierMovesOn) {
+  ModelRoute narrow = make_route({.alias = "narrow", .supports = {"temperature"}});
+  narrow.ranges["temperature"] = {0, 1};
+  const ModelRoute wide = make_route({.alias = "wide", .supports = {"temperature"}});
+  Routing r = plan({&narrow}, request(body_with(R"(,"temperature":1.5)")));
+  EXPECT_TRUE(r.plans.empty());
+  ASSERT_TRUE(r.refusal);
+  EXPECT_EQ(r.refusal->status, 400);
+  EXPECT_EQ(r.refusal->code, "invalid_parameter");
+  EXPECT_EQ(r.refusal->param, "temperature");
+  EXPECT_NE(r.refusal->message.find("from 0 to 1"), std::string::npos) << r.refusal->message;
+  r = plan({&narrow, &wide}, request(body_with(R"(,"temperature":1.5)")));
+  ASSERT_EQ(r.plans.size(), 1u);
+  EXPECT_EQ(r.plans[0].route, &wide);
+  r = plan({&narrow}, request(body_with(R"(,"temperature":0.5)")));
+  EXPECT_EQ(r.plans.size(), 1u) << "inside the range passes";
+}
+
 TEST(RoutePlan, UnknownMemberIsRefusedByName) {
   const ModelRoute m = make_route({});
   expect_unsupported(plan({&m}, request(body_with(R"(,"temprature":1)"))), "temprature");

@@ -12,6 +12,7 @@
 #include "budget/ledger_keeper.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_prices.h"
+#include "catalog/parameter_support.h"
 #include "chat/chat_endpoint.h"
 #include "chat/secret_redactor.h"
 #include "http/listener.h"
@@ -153,7 +154,12 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
     route.upstream = s.pools.at(entry.provider).get();
     // Built here, at start-up, so the first request does not pay for the ranks.
     route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);
-    route.supports.insert(entry.supports.begin(), entry.supports.end());
+    if (route.provider != nullptr) {
+      auto support = catalog::derive_parameter_support(entry, *route.provider);
+      route.supports = std::move(support.supports);
+      route.plugin_drops = std::move(support.plugin_drops);
+      route.ranges = std::move(support.ranges);
+    }
     for (const auto& pc : config.providers) {
       if (pc.name == entry.provider) route.prices = catalog::prices_of(entry, pc);
     }

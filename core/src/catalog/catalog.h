@@ -25,6 +25,11 @@ struct ModelRoute {
   upstream::UpstreamPool* upstream = nullptr;
   const tokenizer::Encoding* encoding = nullptr;  // null: the documented estimate
   std::set<std::string, std::less<>> supports;
+  // Parameters the provider's plugin drops (parameter_support.h): removed and
+  // named in X-Dropped-Params, never refused.
+  std::set<std::string, std::less<>> plugin_drops;
+  // Bounds the plugin declared for admitted numbers, e.g. temperature [0, 1].
+  std::map<std::string, std::pair<double, double>, std::less<>> ranges;
   pricing::Prices prices;  // per million tokens, micro-units (the catalog's or the price dataset's)
 
   bool supports_parameter(std::string_view name) const { return supports.count(name) > 0; }

@@ -20,11 +20,47 @@ std::string grouped(std::int64_t n) {
   return out;
 }
 
-std::vector<std::string> unsupported_members(const nlohmann::json& doc, const catalog::ModelRoute& route) {
-  std::vector<std::string> out;
+// "0.5" rather than "0.500000" in a message.
+std::string number_text(double v) {
+  std::string s = nlohmann::json(v).dump();
+  if (s.size() > 2 && s.ends_with(".0")) s.resize(s.size() - 2);
+  return s;
+}
+
+// The members `route` does not admit: those its plugin drops (ABI 1.4
+// parameter rows) and, when the entry says so, every other one go to
+// `dropped`; the rest to `refused`. An admitted number outside the plugin's
+// range is refused with `out_of_range`.
+struct Unadmitted {
+  std::vector<std::string> refused;
+  std::vector<std::string> dropped;
+  std::optional<http::ApiError> out_of_range;
+};
+
+Unadmitted unadmitted_members(const nlohmann::json& doc, const catalog::ModelRoute& route) {
+  Unadmitted out;
   for (const auto& [key, value] : doc.items()) {
-    if (value.is_null() || catalog::is_core_member(key) || route.supports_parameter(key)) continue;
-    out.push_back(key);
+    if (value.is_null() || catalog::is_core_member(key)) continue;
+    if (route.supports_parameter(key)) {
+      auto range = route.ranges.find(key);
+      if (range != route.ranges.end() && value.is_number() && !out.out_of_range) {
+        const double v = value.get<double>();
+        const auto [lo, hi] = range->second;
+        if (v < lo || v > hi) {
+          out.out_of_range =
+              http::ApiError{400, "invalid_parameter",
+                             "model '" + route.entry.alias + "' takes '" + key + "' from " + number_text(lo) +
+                                 " to " + number_text(hi) + "; send a value in that range",
+                             key};
+        }
+      }
+      continue;
+    }
+    if (route.plugin_drops.contains(key) || route.entry.drop_unsupported_params) {
+      out.dropped.push_back(key);
+    } else {
+      out.refused.push_back(key);
+    }
   }
   return out;
 }
@@ -90,11 +126,15 @@ Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, c
     plan.route = route;
     plan.default_max_tokens = entry.max_output_tokens;
 
-    auto unsupported = unsupported_members(request.doc, *route);
-    if (!unsupported.empty() && !entry.drop_unsupported_params) {
-      if (!routing.refusal) routing.refusal = unsupported_error(unsupported.front(), *route);
+    auto unadmitted = unadmitted_members(request.doc, *route);
+    if (!unadmitted.refused.empty() || unadmitted.out_of_range) {
+      if (!routing.refusal) {
+        routing.refusal = unadmitted.refused.empty() ? std::move(*unadmitted.out_of_range)
+                                                     : unsupported_error(unadmitted.refused.front(), *route);
+      }
       continue;
     }
+    auto& unsupported = unadmitted.dropped;
     if (!unsupported.empty()) {
       // Spliced out of the text as sent; re-serialised only when the text
       // cannot be indexed (escaped or repeated keys) or was not given.

@@ -31,35 +31,47 @@ void SseRelay::end() {
   done_ = true;
 }
 
-void SseRelay::on_chunk(void* self, mgw_str json) {
+// The sink's entry points never unwind into the plugin (plugin_sinks.h).
+void SseRelay::on_chunk(void* self, mgw_str json) noexcept {
   auto* r = static_cast<SseRelay*>(self);
-  if (r->error_ || r->done_ || r->call_.client_gone()) return;
-  r->frame_.assign("data: ");
-  if (!http::append_with_request_id(r->frame_, mgw::view(json), r->call_.request_id())) {
+  if (json.ptr == nullptr && json.len != 0) return r->state_.refuse("passed a chunk with a NULL pointer");
+  r->state_.guard.run([&] { r->relay_chunk(mgw::view(json)); });
+}
+
+void SseRelay::relay_chunk(std::string_view json) {
+  if (error_ || done_ || call_.client_gone()) return;
+  frame_.assign("data: ");
+  if (!http::append_with_request_id(frame_, json, call_.request_id())) {
     spdlog::error("request {}: provider plugin emitted a chunk that is not a JSON object",
-                  r->call_.request_id());
-    r->fail(
-        http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
+                  call_.request_id());
+    fail(http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
     return;
   }
-  r->frame_.append("\n\n");
-  r->generated_bytes_ += generated_text_bytes(mgw::view(json));
-  r->open();
-  r->call_.append_chunk(r->frame_);
+  frame_.append("\n\n");
+  generated_bytes_ += generated_text_bytes(json);
+  open();
+  call_.append_chunk(frame_);
 }
 
-void SseRelay::on_usage(void* self, const mgw_usage* usage) {
-  static_cast<SseRelay*>(self)->usage_ = mgw::copy_usage(usage);
+void SseRelay::on_usage(void* self, const mgw_usage* usage) noexcept {
+  auto* r = static_cast<SseRelay*>(self);
+  if (!usage_size_ok(usage)) return r->state_.refuse("reported usage smaller than ABI 1.0 defines");
+  r->state_.guard.run([&] { r->usage_ = mgw::copy_usage(usage); });
 }
 
-void SseRelay::on_error(void* self, const mgw_error_info* info) {
-  static_cast<SseRelay*>(self)->fail(to_api_error(*info));
+void SseRelay::on_error(void* self, const mgw_error_info* info) noexcept {
+  auto* r = static_cast<SseRelay*>(self);
+  if (!error_size_ok(info)) return r->state_.refuse("reported an error smaller than ABI 1.0 defines");
+  r->state_.guard.run([&] { r->fail(to_api_error(*info)); });
 }
 
-void SseRelay::on_body(void* self, mgw_str /*json*/) {
+void SseRelay::on_body(void* self, mgw_str /*json*/) noexcept {
   // A stream hook must emit chunks; a whole body here is a plugin bug.
-  static_cast<SseRelay*>(self)->fail(
-      http::ApiError{502, "provider_failed", "the provider plugin answered a stream with a whole body", {}});
+  auto* r = static_cast<SseRelay*>(self);
+  r->state_.guard.run([&] {
+    r->fail(http::ApiError{
+        502, "provider_failed", "the provider plugin answered a stream with a whole body", {}});
+  });
 }
 
 void SseRelay::fail(const http::ApiError& error) {

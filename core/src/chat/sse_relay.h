@@ -6,6 +6,7 @@
 // it can still be answered with a plain JSON error (or a retry, a fallback).
 #pragma once
 
+#include "chat/plugin_sinks.h"
 #include "chat/secret_redactor.h"
 #include "http/server_call.h"
 
@@ -32,6 +33,12 @@ class SseRelay {
   // Ends a successful stream with `data: [DONE]`.
   void finish();
 
+  // The plugin broke the ABI, or the host failed to take what it passed:
+  // every later callback is a no-op (plugin_sinks.h); the caller fails the
+  // stream with breach() after the hook returns.
+  bool sink_failed() const { return state_.failed(); }
+  const std::string& breach() const { return state_.breach; }
+
   bool head_sent() const { return head_sent_; }
   bool failed() const { return error_.has_value(); }
   const std::optional<http::ApiError>& error() const { return error_; }
@@ -41,10 +48,11 @@ class SseRelay {
   std::size_t generated_bytes() const { return generated_bytes_; }
 
  private:
-  static void on_chunk(void* self, mgw_str json);
-  static void on_usage(void* self, const mgw_usage* usage);
-  static void on_error(void* self, const mgw_error_info* info);
-  static void on_body(void* self, mgw_str json);
+  static void on_chunk(void* self, mgw_str json) noexcept;
+  static void on_usage(void* self, const mgw_usage* usage) noexcept;
+  static void on_error(void* self, const mgw_error_info* info) noexcept;
+  static void on_body(void* self, mgw_str json) noexcept;
+  void relay_chunk(std::string_view json);
 
   void open();
   void end();
@@ -52,6 +60,7 @@ class SseRelay {
   http::ServerCall& call_;
   const SecretRedactor& redactor_;
   mgw_response_sink sink_{};
+  SinkState state_;
   std::string frame_;  // reused for every event
   std::optional<http::ApiError> error_;
   std::optional<mgw_usage> usage_;

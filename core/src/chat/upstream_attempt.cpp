@@ -55,6 +55,16 @@ http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw
   return http::internal_error("the provider plugin for '" + provider + "' failed; report the request_id");
 }
 
+// After a stream hook: a plugin that broke the ABI, or a sink the host failed
+// to run, fails the stream (once) with the 500 that names the plugin.
+void fail_on_breach(AttemptContext& a, SseRelay& relay, const catalog::ModelRoute& route) {
+  if (!relay.sink_failed() || relay.failed()) return;
+  const auto& provider = *route.provider;
+  spdlog::error("request {}: provider '{}': the plugin {}", a.call.request_id(), provider.name(),
+                relay.breach());
+  relay.fail(plugin_breach(provider.name(), provider.plugin_name(), relay.breach()));
+}
+
 // Waits `wait` unless the client hangs up first: then false.
 net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::milliseconds wait) {
   net::asio::steady_timer timer(call.executor(), wait);
@@ -93,6 +103,13 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
   ResponseCollector got;
   const mgw_status st = route.provider->hooks().on_parse_response(
       route.provider->handle(), &ctx, up.status(), headers.data(), headers.size(), mgw::str(body), &got.sink);
+  if (got.state.failed()) {
+    spdlog::error("request {}: provider '{}': on_parse_response: the plugin {}", a.call.request_id(),
+                  pcfg.name, got.state.breach);
+    answer_error(a.call, plugin_breach(pcfg.name, route.provider->plugin_name(), got.state.breach), a.outcome,
+                 a.redactor);
+    co_return Attempt{};
+  }
   if (got.usage) {
     auto& row = a.outcome.row;
     row.prompt_tokens = got.usage->prompt_tokens;
@@ -133,7 +150,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
   const auto& pcfg = route.provider->config();
   mgw_provider_stream* stream = nullptr;
   mgw_status st = hooks.on_stream_new(route.provider->handle(), &ctx, &stream);
-  if (st != MGW_OK || stream == nullptr) {
+  if (!plugins::keep_new_handle(st, stream, hooks.on_stream_destroy)) {
     answer_error(a.call, plugin_failure(pcfg.name, "on_stream_new", st), a.outcome, a.redactor);
     co_return Attempt{};
   }
@@ -168,6 +185,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
     }
     if (piece.empty()) {
       st = hooks.on_stream_end(stream, relay.sink());
+      fail_on_breach(a, relay, route);
       if (st != MGW_OK && !relay.failed()) relay.fail(plugin_failure(pcfg.name, "on_stream_end", st));
       relay.finish();
       break;
@@ -184,6 +202,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
       break;
     }
     st = hooks.on_stream_data(stream, mgw::str(piece), relay.sink());
+    fail_on_breach(a, relay, route);
     if (st != MGW_OK && !relay.failed()) relay.fail(plugin_failure(pcfg.name, "on_stream_data", st));
     if (relay.head_sent() && !co_await a.call.flush()) {
       up.abort();  // stop the vendor generating tokens nobody reads
@@ -212,6 +231,12 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
     const auto relayed = static_cast<std::int64_t>((relay.generated_bytes() + 3) / 4);
     row.completion_tokens = std::max<std::int64_t>(row.completion_tokens, relayed);
     row.total_tokens = row.prompt_tokens + row.completion_tokens;
+  } else if (row.prompt_tokens == 0 && !relay.failed()) {
+    // A whole stream whose vendor gave no prompt count, and a plugin that had
+    // no count from the host either (it was not needed to route): count it
+    // now, for the record, as for a whole body.
+    row.prompt_tokens = count_prompt_tokens(*a.plan.route, a.body);
+    row.total_tokens = std::max(row.total_tokens, row.prompt_tokens + row.completion_tokens);
   }
   row.ttft_us = relay.ttft_us();
   if (client_left) co_return Attempt{Attempt::cancelled, {}};
@@ -281,6 +306,15 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiErr
       hooks.on_build_request(route.provider->handle(), &ctx, mgw::str(sent), &built.sink, &built.error_sink);
   ctx.members = nullptr;
   ctx.member_count = 0;
+  if (built.state.failed()) {
+    // Nothing of a request the plugin built wrong reaches the wire.
+    spdlog::error("request {}: provider '{}': on_build_request: the plugin {}", a.call.request_id(),
+                  route.provider->name(), built.state.breach);
+    answer_error(a.call,
+                 plugin_breach(route.provider->name(), route.provider->plugin_name(), built.state.breach),
+                 a.outcome, a.redactor);
+    co_return true;
+  }
   if (built.error) {
     answer_error(a.call, *built.error, a.outcome, a.redactor);  // the request itself is wrong for this vendor
     co_return true;

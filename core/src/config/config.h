@@ -150,6 +150,7 @@ struct CatalogEntry {
   std::int64_t max_output_tokens = 0;  // default output size when the client sends no max_tokens
   std::string tokenizer = "estimate";  // o200k_base, cl100k_base or estimate
   std::vector<std::string> supports;   // request parameters the model accepts
+  bool supports_listed = false;        // `supports` was written (else it is the default list)
   bool drop_unsupported_params = false;
   // Per million tokens, in micro-units; nullopt: the price dataset's (start-up
   // fails when it has none).

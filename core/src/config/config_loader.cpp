@@ -153,6 +153,7 @@ CatalogEntry read_catalog_entry(const std::string& alias, const nlohmann::json& 
     throw ConfigError(r.key_path("tokenizer") + ": '" + e.tokenizer +
                       "' is not one of o200k_base, cl100k_base, estimate");
   }
+  e.supports_listed = r.has("supports");
   e.supports = r.string_list("supports", catalog::default_supported_parameters());
   for (std::size_t i = 0; i < e.supports.size(); ++i) {
     if (!catalog::is_known_parameter(e.supports[i])) {

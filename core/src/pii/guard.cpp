@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pii/request_texts.h"
+#include "plugins/callback_guard.h"
 #include "plugins/plugin_error.h"
 
 #include <modelgw/sdk.hpp>
@@ -18,20 +19,31 @@ struct Decision {
   bool rejected = false;
   std::string reason;
   std::optional<std::string> replacement;
+  // The callbacks never unwind into the plugin (plugins/callback_guard.h); a
+  // failure here fails the request after on_pii_apply returns.
+  plugins::CallbackGuard guard;
 
-  static void reject(void* d, mgw_str reason) {
+  static bool valid(mgw_str s) { return s.ptr != nullptr || s.len == 0; }
+  static void reject(void* d, mgw_str reason) noexcept {
     auto* self = static_cast<Decision*>(d);
-    self->rejected = true;
-    self->reason.assign(mgw::view(reason));
+    if (!valid(reason)) return self->guard.fail();
+    self->guard.run([&] {
+      self->rejected = true;
+      self->reason.assign(mgw::view(reason));
+    });
   }
-  static void replace(void* d, mgw_str text) {
-    static_cast<Decision*>(d)->replacement.emplace(mgw::view(text));
-  }
-  static void record(void* d, const mgw_pii_finding* f) {
+  static void replace(void* d, mgw_str text) noexcept {
     auto* self = static_cast<Decision*>(d);
-    if (f == nullptr) return;
-    // A category the host does not know is ignored, never echoed.
-    if (auto c = category_from_name(mgw::view(f->category))) ++self->counts[static_cast<std::size_t>(*c)];
+    if (!valid(text)) return self->guard.fail();
+    self->guard.run([&] { self->replacement.emplace(mgw::view(text)); });
+  }
+  static void record(void* d, const mgw_pii_finding* f) noexcept {
+    auto* self = static_cast<Decision*>(d);
+    if (f == nullptr || !valid(f->category)) return;
+    self->guard.run([&] {
+      // A category the host does not know is ignored, never echoed.
+      if (auto c = category_from_name(mgw::view(f->category))) ++self->counts[static_cast<std::size_t>(*c)];
+    });
   }
 };
 
@@ -122,6 +134,10 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
     Decision d;
     mgw_pii_sink sink{sizeof(mgw_pii_sink), &d, &Decision::reject, &Decision::replace, &Decision::record};
     const mgw_status st = mode.hooks().on_pii_apply(scope->handle(), &piece, &sink);
+    if (d.guard.failed()) {
+      throw plugins::PluginError("PII mode '" + mode.name() + "' passed what the gateway could not take on " +
+                                 path);
+    }
     if (st != MGW_OK) {
       throw plugins::PluginError("PII mode '" + mode.name() + "' failed on " + path + " (status " +
                                  std::to_string(static_cast<int>(st)) + ")");

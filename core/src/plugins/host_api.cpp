@@ -23,22 +23,28 @@ spdlog::level::level_enum to_spdlog(mgw_log_level level) {
   }
 }
 
-int32_t log_enabled(void* /*host_data*/, mgw_log_level level) {
+// Host callbacks never unwind into the plugin (plugin.h): a log line the
+// host fails to write is lost, not thrown.
+int32_t log_enabled(void* /*host_data*/, mgw_log_level level) noexcept {
   return spdlog::default_logger_raw()->should_log(to_spdlog(level)) ? 1 : 0;
 }
 
-void log(void* host_data, mgw_log_level level, mgw_str message) {
-  const auto* self = static_cast<const HostApi*>(host_data);
-  std::string_view text = message.len == 0 ? std::string_view{} : std::string_view{message.ptr, message.len};
-  spdlog::default_logger_raw()->log(to_spdlog(level), "[plugin {}] {}", self->plugin_name(), text);
+void log(void* host_data, mgw_log_level level, mgw_str message) noexcept {
+  try {
+    const auto* self = static_cast<const HostApi*>(host_data);
+    std::string_view text =
+        message.len == 0 ? std::string_view{} : std::string_view{message.ptr, message.len};
+    spdlog::default_logger_raw()->log(to_spdlog(level), "[plugin {}] {}", self->plugin_name(), text);
+  } catch (...) {  // NOLINT(bugprone-empty-catch): nothing to tell the plugin
+  }
 }
 
-int64_t now_unix_ms(void* /*host_data*/) {
+int64_t now_unix_ms(void* /*host_data*/) noexcept {
   using namespace std::chrono;
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-int64_t monotonic_ns(void* /*host_data*/) {
+int64_t monotonic_ns(void* /*host_data*/) noexcept {
   using namespace std::chrono;
   return duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
 }

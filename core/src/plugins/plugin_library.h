@@ -25,10 +25,10 @@ std::filesystem::path resolve_plugin_path(const std::string& dir, mgw_plugin_kin
 
 class PluginLibrary {
  public:
-  // Loads `file`, calls its entry symbol and checks the descriptor: same ABI
-  // major, the expected kind, a hook table of the right size with every hook
-  // set. Throws PluginError naming the file and, for a version mismatch, both
-  // versions.
+  // Loads `file`, calls its entry symbol and checks the descriptor
+  // (plugin_descriptor.h): same ABI major, the expected kind, a hook table at
+  // least the ABI 1.0 size with every 1.0 hook set. Throws PluginError naming the file and, for a version
+  // mismatch, both versions.
   static std::shared_ptr<PluginLibrary> load(const std::filesystem::path& file,
                                              mgw_plugin_kind expected_kind);
 
@@ -41,10 +41,10 @@ class PluginLibrary {
   const std::filesystem::path& file() const { return file_; }
   std::string name() const { return descriptor_->name; }
 
+  // The plugin's hook table in this host's layout (plugin_descriptor.h): a
+  // hook the plugin's minor does not have is NULL.
   template <typename Hooks>
-  const Hooks& hooks() const {
-    return *static_cast<const Hooks*>(descriptor_->hooks);
-  }
+  const Hooks& hooks() const;
 
  private:
   PluginLibrary() = default;
@@ -53,6 +53,22 @@ class PluginLibrary {
   boost::dll::shared_library library_;
   std::unique_ptr<HostApi> host_;
   const mgw_plugin_descriptor* descriptor_ = nullptr;
+  mgw_provider_hooks provider_hooks_{};
+  mgw_storage_hooks storage_hooks_{};
+  mgw_pii_hooks pii_hooks_{};
 };
+
+template <>
+inline const mgw_provider_hooks& PluginLibrary::hooks<mgw_provider_hooks>() const {
+  return provider_hooks_;
+}
+template <>
+inline const mgw_storage_hooks& PluginLibrary::hooks<mgw_storage_hooks>() const {
+  return storage_hooks_;
+}
+template <>
+inline const mgw_pii_hooks& PluginLibrary::hooks<mgw_pii_hooks>() const {
+  return pii_hooks_;
+}
 
 }  // namespace modelgw::plugins

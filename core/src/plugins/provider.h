@@ -6,9 +6,20 @@
 #include "plugins/plugin_library.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace modelgw::plugins {
+
+// One request parameter the provider declared (plugin.h, mgw_param_spec).
+struct ParamSpec {
+  std::string name;
+  int handling = MGW_PARAM_MAPPED;  // MGW_PARAM_*
+  std::string target;
+  double min = 1;  // min > max: any number
+  double max = 0;
+};
 
 class Provider {
  public:
@@ -20,15 +31,23 @@ class Provider {
   Provider& operator=(const Provider&) = delete;
 
   const std::string& name() const { return config_.name; }
+  // The plugin's own name (its descriptor's), for errors that blame it.
+  std::string plugin_name() const { return library_->name(); }
   const config::ProviderConfig& config() const { return config_; }
   const mgw_provider_hooks& hooks() const { return hooks_; }
   mgw_provider* handle() const { return handle_; }
+  // What the plugin declared through on_provider_parameters (ABI 1.4);
+  // nullopt for a plugin without the hook.
+  const std::optional<std::vector<ParamSpec>>& parameters() const { return parameters_; }
 
  private:
   std::shared_ptr<PluginLibrary> library_;
   config::ProviderConfig config_;
   const mgw_provider_hooks& hooks_;
   mgw_provider* handle_ = nullptr;
+  std::optional<std::vector<ParamSpec>> parameters_;
+
+  void read_parameters();
 };
 
 }  // namespace modelgw::plugins

@@ -1,5 +1,6 @@
 #include "plugins/storage.h"
 
+#include "plugins/callback_guard.h"
 #include "plugins/plugin_error.h"
 
 #include <modelgw/sdk.hpp>
@@ -7,14 +8,24 @@
 namespace modelgw::plugins {
 namespace {
 
+// Collects the reason a hook failed, and whether the host itself failed to
+// take what the plugin passed (callback_guard.h): then the call failed, whatever
+// status the plugin returned.
 struct ErrorText {
-  std::string text;
-  mgw_text_sink sink{this,
-                     [](void* self, mgw_str t) { static_cast<ErrorText*>(self)->text.append(mgw::view(t)); }};
+  TextCollector reason;
+  CallbackGuard rows;
+  std::string breach;  // the rule a row broke, for the log
+  mgw_text_sink& sink = reason.sink;
+  const std::string& text() const { return reason.text; }
 };
 
 // Collects rows of every type; each call uses the vector it expects.
 struct Rows {
+  explicit Rows(ErrorText& e) : error(e) {}
+  Rows(const Rows&) = delete;
+  Rows& operator=(const Rows&) = delete;
+
+  ErrorText& error;
   std::vector<Tenant> tenants;
   std::vector<ApiKeyRow> keys;
   std::vector<UsageRow> usage;
@@ -23,31 +34,48 @@ struct Rows {
   std::vector<UsageGroup> groups;
   std::vector<IdempotencyRow> idempotency;
   std::vector<AuditRow> audit;
-  mgw_row_sink sink{sizeof(mgw_row_sink),  this,
-                    &Rows::on_tenant,      &Rows::on_key,
-                    &Rows::on_usage,       &Rows::on_prompt,
-                    &Rows::on_budget,      &Rows::on_group,
-                    &Rows::on_idempotency, &Rows::on_audit};
+
+  // One sink entry point per row type: never unwinds into the plugin, and
+  // refuses a row whose struct_size does not cover the fields its version has.
+  template <typename Row, void (Rows::*Take)(const Row*), std::size_t MinSize>
+  static void entry(void* self, const Row* row) noexcept {
+    auto* rows = static_cast<Rows*>(self);
+    rows->error.rows.run([&] {
+      if (row == nullptr || row->struct_size < MinSize) {
+        rows->error.breach = "a row smaller than its ABI version defines";
+        rows->error.rows.fail();
+        return;
+      }
+      (rows->*Take)(row);
+    });
+  }
+  mgw_row_sink sink{sizeof(mgw_row_sink),
+                    this,
+                    &entry<mgw_tenant_record, &Rows::take_tenant, MGW_TENANT_RECORD_SIZE_1_0>,
+                    &entry<mgw_api_key_record, &Rows::take_key, MGW_API_KEY_RECORD_SIZE_1_0>,
+                    &entry<mgw_usage_record, &Rows::take_usage, MGW_USAGE_RECORD_SIZE_1_0>,
+                    &entry<mgw_prompt_version_record, &Rows::take_prompt, MGW_PROMPT_VERSION_RECORD_SIZE_1_0>,
+                    &entry<mgw_budget_record, &Rows::take_budget, MGW_BUDGET_RECORD_SIZE_1_2>,
+                    &entry<mgw_usage_group, &Rows::take_group, MGW_USAGE_GROUP_SIZE_1_2>,
+                    &entry<mgw_idempotency_record, &Rows::take_idempotency, MGW_IDEMPOTENCY_RECORD_SIZE_1_3>,
+                    &entry<mgw_audit_event, &Rows::take_audit, MGW_AUDIT_EVENT_SIZE_1_3>};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
-  static void on_tenant(void* self, const mgw_tenant_record* r) {
-    // A plugin built before settings existed sends a smaller record.
-    std::string settings = MGW_HAS_FIELD(r, mgw_tenant_record, settings_json) ? s(r->settings_json) : "";
+  void take_tenant(const mgw_tenant_record* r) {
+    std::string settings = s(r->settings_json);
     if (settings.empty()) settings = "{}";
-    static_cast<Rows*>(self)->tenants.push_back(
-        Tenant{r->id, s(r->name), r->created_unix_ms, std::move(settings)});
+    tenants.push_back(Tenant{r->id, s(r->name), r->created_unix_ms, std::move(settings)});
   }
-  static void on_prompt(void* self, const mgw_prompt_version_record* r) {
-    static_cast<Rows*>(self)->prompts.push_back(
-        PromptVersionRow{r->tenant_id, s(r->name), r->version, r->active != 0, s(r->template_json),
-                         s(r->model), s(r->parameters_json), r->created_unix_ms});
+  void take_prompt(const mgw_prompt_version_record* r) {
+    prompts.push_back(PromptVersionRow{r->tenant_id, s(r->name), r->version, r->active != 0,
+                                       s(r->template_json), s(r->model), s(r->parameters_json),
+                                       r->created_unix_ms});
   }
-  static void on_key(void* self, const mgw_api_key_record* r) {
-    static_cast<Rows*>(self)->keys.push_back(ApiKeyRow{r->id, r->tenant_id, s(r->tenant_name), s(r->key_hash),
-                                                       s(r->display_prefix), s(r->scopes), r->created_unix_ms,
-                                                       r->revoked_unix_ms});
+  void take_key(const mgw_api_key_record* r) {
+    keys.push_back(ApiKeyRow{r->id, r->tenant_id, s(r->tenant_name), s(r->key_hash), s(r->display_prefix),
+                             s(r->scopes), r->created_unix_ms, r->revoked_unix_ms});
   }
-  static void on_usage(void* self, const mgw_usage_record* r) {
+  void take_usage(const mgw_usage_record* r) {
     UsageRow u;
     u.request_id = s(r->request_id);
     u.tenant_id = r->tenant_id;
@@ -64,14 +92,10 @@ struct Rows {
     u.ttft_us = r->ttft_us;
     u.streamed = r->streamed != 0;
     u.created_unix_ms = r->created_unix_ms;
-    if (MGW_HAS_FIELD(r, mgw_usage_record, prompt_version)) {
-      u.prompt_name = s(r->prompt_name);
-      u.prompt_version = r->prompt_version;
-    }
-    if (MGW_HAS_FIELD(r, mgw_usage_record, pii_findings)) {
-      u.pii_action = s(r->pii_action);
-      u.pii_findings = s(r->pii_findings);
-    }
+    u.prompt_name = s(r->prompt_name);
+    u.prompt_version = r->prompt_version;
+    u.pii_action = s(r->pii_action);
+    u.pii_findings = s(r->pii_findings);
     if (MGW_HAS_FIELD(r, mgw_usage_record, reason)) {
       u.seq = r->seq;
       u.feature = s(r->feature);
@@ -82,26 +106,24 @@ struct Rows {
       u.price_cached_micros = r->price_cached_micros;
       u.reason = s(r->reason);
     }
-    static_cast<Rows*>(self)->usage.push_back(std::move(u));
+    usage.push_back(std::move(u));
   }
-  static void on_budget(void* self, const mgw_budget_record* r) {
-    static_cast<Rows*>(self)->budgets.push_back(BudgetRow{r->id, r->tenant_id, s(r->scope), s(r->subject),
-                                                          s(r->name), s(r->window), r->limit_micros,
-                                                          r->created_unix_ms});
+  void take_budget(const mgw_budget_record* r) {
+    budgets.push_back(BudgetRow{r->id, r->tenant_id, s(r->scope), s(r->subject), s(r->name), s(r->window),
+                                r->limit_micros, r->created_unix_ms});
   }
-  static void on_idempotency(void* self, const mgw_idempotency_record* r) {
-    static_cast<Rows*>(self)->idempotency.push_back(IdempotencyRow{r->tenant_id, s(r->key), s(r->digest),
-                                                                   s(r->owner), r->state, s(r->response),
-                                                                   r->created_unix_ms, r->expires_unix_ms});
+  void take_idempotency(const mgw_idempotency_record* r) {
+    idempotency.push_back(IdempotencyRow{r->tenant_id, s(r->key), s(r->digest), s(r->owner), r->state,
+                                         s(r->response), r->created_unix_ms, r->expires_unix_ms});
   }
-  static void on_audit(void* self, const mgw_audit_event* r) {
-    static_cast<Rows*>(self)->audit.push_back(
-        AuditRow{r->id, r->tenant_id, r->seq, r->created_unix_ms, s(r->actor), s(r->action), s(r->target),
-                 s(r->request_id), s(r->details_json), s(r->prev_hash), s(r->hash)});
+  void take_audit(const mgw_audit_event* r) {
+    audit.push_back(AuditRow{r->id, r->tenant_id, r->seq, r->created_unix_ms, s(r->actor), s(r->action),
+                             s(r->target), s(r->request_id), s(r->details_json), s(r->prev_hash),
+                             s(r->hash)});
   }
-  static void on_group(void* self, const mgw_usage_group* r) {
-    static_cast<Rows*>(self)->groups.push_back(UsageGroup{
-        s(r->key), r->requests, r->prompt_tokens, r->completion_tokens, r->total_tokens, r->cost_micros});
+  void take_group(const mgw_usage_group* r) {
+    groups.push_back(UsageGroup{s(r->key), r->requests, r->prompt_tokens, r->completion_tokens,
+                                r->total_tokens, r->cost_micros});
   }
 };
 
@@ -123,9 +145,15 @@ const char* status_name(mgw_status s) {
 }
 
 void check(mgw_status status, const ErrorText& error, const char* what) {
+  if (error.rows.failed()) {
+    // The plugin's answer could not be taken: never act on part of it.
+    throw StorageError(MGW_INTERNAL, std::string("storage: ") + what +
+                                         " failed: the gateway could not take " +
+                                         (error.breach.empty() ? "a row the plugin returned" : error.breach));
+  }
   if (status == MGW_OK) return;
   std::string msg = std::string("storage: ") + what + " failed (" + status_name(status) + ")";
-  if (!error.text.empty()) msg += ": " + error.text;
+  if (!error.text().empty()) msg += ": " + error.text();
   throw StorageError(status, msg);
 }
 
@@ -188,10 +216,13 @@ Storage::Storage(std::shared_ptr<PluginLibrary> library, const nlohmann::json& o
     : library_(std::move(library)), hooks_(library_->hooks<mgw_storage_hooks>()) {
   ErrorText error;
   const std::string config = options.dump();
-  mgw_status st = hooks_.on_storage_open(library_->host(), mgw::str(config), &handle_, &error.sink);
-  if (st != MGW_OK || handle_ == nullptr) {
+  const mgw_status st = hooks_.on_storage_open(library_->host(), mgw::str(config), &handle_, &error.sink);
+  if (!keep_new_handle(st, handle_, hooks_.on_storage_close)) {
+    const std::string why = st == MGW_OK           ? "it returned OK without a handle"
+                            : error.text().empty() ? status_name(st)
+                                                   : error.text();
     throw PluginError("plugin " + library_->file().string() + ": storage '" + library_->name() +
-                      "' failed to open: " + (error.text.empty() ? status_name(st) : error.text));
+                      "' failed to open: " + why);
   }
 }
 
@@ -209,23 +240,26 @@ std::int64_t Storage::create_tenant(const std::string& name, std::int64_t now_un
 
 std::optional<Tenant> Storage::find_tenant(const std::string& name) {
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   mgw_status st = hooks_.on_tenant_find(handle_, mgw::str(name), &rows.sink, &error.sink);
-  if (st == MGW_NOT_FOUND || (st == MGW_OK && rows.tenants.empty())) return std::nullopt;
+  if (!error.rows.failed() && (st == MGW_NOT_FOUND || (st == MGW_OK && rows.tenants.empty())))
+    return std::nullopt;
   check(st, error, "find tenant");
   return rows.tenants.front();
 }
 
 std::vector<Tenant> Storage::list_tenants() {
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(hooks_.on_tenant_list(handle_, &rows.sink, &error.sink), error, "list tenants");
   return std::move(rows.tenants);
 }
 
+// A hook a later minor added (ABI 1.2, 1.3): NULL in the host's copy of an
+// older plugin's table (plugin_descriptor.h).
 template <typename Hook>
-Hook Storage::hook(std::size_t offset, Hook mgw_storage_hooks::*member, const char* what) const {
-  if (hooks_.struct_size < offset + sizeof(Hook) || hooks_.*member == nullptr) {
+Hook Storage::hook(Hook mgw_storage_hooks::*member, const char* what) const {
+  if (hooks_.*member == nullptr) {
     throw StorageError(MGW_UNSUPPORTED, std::string("storage: the '") + library_->name() +
                                             "' storage plugin is too old to " + what +
                                             "; install the plugin that came with this gateway");
@@ -233,10 +267,10 @@ Hook Storage::hook(std::size_t offset, Hook mgw_storage_hooks::*member, const ch
   return hooks_.*member;
 }
 
-#define MGW_STORAGE_HOOK(name, what) hook(offsetof(mgw_storage_hooks, name), &mgw_storage_hooks::name, what)
+#define MGW_STORAGE_HOOK(name, what) hook(&mgw_storage_hooks::name, what)
 
 bool Storage::set_tenant_settings(std::int64_t tenant_id, const std::string& settings_json) {
-  auto set = MGW_STORAGE_HOOK(on_tenant_settings_set, "store tenant settings");
+  const auto set = hooks_.on_tenant_settings_set;  // ABI 1.0: always set
   ErrorText error;
   mgw_status st = set(handle_, tenant_id, mgw::str(settings_json), &error.sink);
   if (st == MGW_NOT_FOUND) return false;
@@ -245,7 +279,7 @@ bool Storage::set_tenant_settings(std::int64_t tenant_id, const std::string& set
 }
 
 std::int64_t Storage::create_prompt_version(const PromptVersionRow& row, bool activate) {
-  auto create = MGW_STORAGE_HOOK(on_prompt_version_create, "store named prompts");
+  const auto create = hooks_.on_prompt_version_create;  // ABI 1.0: always set
   mgw_prompt_version_record r{};
   r.struct_size = sizeof r;
   r.tenant_id = row.tenant_id;
@@ -262,25 +296,26 @@ std::int64_t Storage::create_prompt_version(const PromptVersionRow& row, bool ac
 
 std::optional<PromptVersionRow> Storage::find_prompt_version(std::int64_t tenant_id, const std::string& name,
                                                              std::int64_t version) {
-  auto find = MGW_STORAGE_HOOK(on_prompt_version_find, "store named prompts");
+  const auto find = hooks_.on_prompt_version_find;  // ABI 1.0: always set
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   mgw_status st = find(handle_, tenant_id, mgw::str(name), version, &rows.sink, &error.sink);
-  if (st == MGW_NOT_FOUND || (st == MGW_OK && rows.prompts.empty())) return std::nullopt;
+  if (!error.rows.failed() && (st == MGW_NOT_FOUND || (st == MGW_OK && rows.prompts.empty())))
+    return std::nullopt;
   check(st, error, "find prompt version");
   return std::move(rows.prompts.front());
 }
 
 std::vector<PromptVersionRow> Storage::list_prompt_versions(std::int64_t tenant_id, const std::string& name) {
-  auto list = MGW_STORAGE_HOOK(on_prompt_version_list, "store named prompts");
+  const auto list = hooks_.on_prompt_version_list;  // ABI 1.0: always set
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(list(handle_, tenant_id, mgw::str(name), &rows.sink, &error.sink), error, "list prompt versions");
   return std::move(rows.prompts);
 }
 
 bool Storage::activate_prompt_version(std::int64_t tenant_id, const std::string& name, std::int64_t version) {
-  auto activate = MGW_STORAGE_HOOK(on_prompt_activate, "store named prompts");
+  const auto activate = hooks_.on_prompt_activate;  // ABI 1.0: always set
   ErrorText error;
   mgw_status st = activate(handle_, tenant_id, mgw::str(name), version, &error.sink);
   if (st == MGW_NOT_FOUND) return false;
@@ -289,8 +324,7 @@ bool Storage::activate_prompt_version(std::int64_t tenant_id, const std::string&
 }
 
 bool Storage::supports_spend_control() const {
-  return hooks_.struct_size >= offsetof(mgw_storage_hooks, on_ledger_read) + sizeof(hooks_.on_ledger_read) &&
-         hooks_.on_ledger_read != nullptr && hooks_.on_usage_page != nullptr &&
+  return hooks_.on_ledger_read != nullptr && hooks_.on_usage_page != nullptr &&
          hooks_.on_usage_totals != nullptr && hooks_.on_budget_create != nullptr &&
          hooks_.on_budget_list != nullptr && hooks_.on_budget_set_limit != nullptr &&
          hooks_.on_budget_delete != nullptr && hooks_.on_lease_take != nullptr &&
@@ -301,7 +335,7 @@ std::vector<UsageRow> Storage::usage_page(const UsageFilter& filter) {
   auto page = MGW_STORAGE_HOOK(on_usage_page, "query usage records");
   const mgw_usage_filter f = to_filter(filter);
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(page(handle_, &f, &rows.sink, &error.sink), error, "query usage page");
   return std::move(rows.usage);
 }
@@ -310,7 +344,7 @@ std::vector<UsageGroup> Storage::usage_totals(const UsageFilter& filter) {
   auto totals = MGW_STORAGE_HOOK(on_usage_totals, "sum usage records");
   const mgw_usage_filter f = to_filter(filter);
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(totals(handle_, &f, &rows.sink, &error.sink), error, "sum usage");
   return std::move(rows.groups);
 }
@@ -335,7 +369,7 @@ std::int64_t Storage::create_budget(const BudgetRow& budget) {
 std::vector<BudgetRow> Storage::list_budgets(std::int64_t tenant_id) {
   auto list = MGW_STORAGE_HOOK(on_budget_list, "store budgets");
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(list(handle_, tenant_id, &rows.sink, &error.sink), error, "list budgets");
   return std::move(rows.budgets);
 }
@@ -405,9 +439,7 @@ LedgerState Storage::read_ledger(const std::string& account, std::int64_t window
 }
 
 bool Storage::supports_idempotency() const {
-  return hooks_.struct_size >=
-             offsetof(mgw_storage_hooks, on_idempotency_purge) + sizeof(hooks_.on_idempotency_purge) &&
-         hooks_.on_idempotency_claim != nullptr && hooks_.on_idempotency_complete != nullptr &&
+  return hooks_.on_idempotency_claim != nullptr && hooks_.on_idempotency_complete != nullptr &&
          hooks_.on_idempotency_release != nullptr && hooks_.on_idempotency_purge != nullptr;
 }
 
@@ -434,10 +466,11 @@ std::optional<IdempotencyRow> Storage::claim_idempotency(const IdempotencyRow& c
   auto claim_hook = MGW_STORAGE_HOOK(on_idempotency_claim, "keep idempotency keys");
   const mgw_idempotency_record r = to_record(claim);
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   const mgw_status st = claim_hook(handle_, &r, now_unix_ms, &rows.sink, &error.sink);
   if (st == MGW_OK) return std::nullopt;
-  if (st == MGW_CONFLICT && !rows.idempotency.empty()) return std::move(rows.idempotency.front());
+  if (!error.rows.failed() && st == MGW_CONFLICT && !rows.idempotency.empty())
+    return std::move(rows.idempotency.front());
   if (st == MGW_CONFLICT)
     throw StorageError(MGW_INTERNAL, "storage: idempotency claim: a conflict without its row");
   check(st, error, "claim idempotency key");
@@ -470,8 +503,7 @@ std::int64_t Storage::purge_idempotency(std::int64_t now_unix_ms, std::int64_t l
 }
 
 bool Storage::supports_audit() const {
-  return hooks_.struct_size >= offsetof(mgw_storage_hooks, on_audit_heads) + sizeof(hooks_.on_audit_heads) &&
-         hooks_.on_audit_append != nullptr && hooks_.on_audit_page != nullptr &&
+  return hooks_.on_audit_append != nullptr && hooks_.on_audit_page != nullptr &&
          hooks_.on_audit_heads != nullptr;
 }
 
@@ -516,7 +548,7 @@ std::vector<AuditRow> Storage::audit_page(const AuditFilter& filter) {
   f.ascending = filter.ascending ? 1 : 0;
   f.limit = filter.limit;
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(page(handle_, &f, &rows.sink, &error.sink), error, "read audit events");
   return std::move(rows.audit);
 }
@@ -524,7 +556,7 @@ std::vector<AuditRow> Storage::audit_page(const AuditFilter& filter) {
 std::vector<AuditRow> Storage::audit_heads() {
   auto heads = MGW_STORAGE_HOOK(on_audit_heads, "keep an audit log");
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(heads(handle_, &rows.sink, &error.sink), error, "read audit chain heads");
   return std::move(rows.audit);
 }
@@ -547,16 +579,17 @@ std::int64_t Storage::create_api_key(const ApiKeyRow& key) {
 
 std::optional<ApiKeyRow> Storage::find_api_key(const std::string& key_hash) {
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   mgw_status st = hooks_.on_api_key_find_by_hash(handle_, mgw::str(key_hash), &rows.sink, &error.sink);
-  if (st == MGW_NOT_FOUND || (st == MGW_OK && rows.keys.empty())) return std::nullopt;
+  if (!error.rows.failed() && (st == MGW_NOT_FOUND || (st == MGW_OK && rows.keys.empty())))
+    return std::nullopt;
   check(st, error, "find api key");
   return std::move(rows.keys.front());
 }
 
 std::vector<ApiKeyRow> Storage::list_api_keys(std::int64_t tenant_id) {
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(hooks_.on_api_key_list(handle_, tenant_id, &rows.sink, &error.sink), error, "list api keys");
   return std::move(rows.keys);
 }
@@ -587,7 +620,7 @@ std::vector<UsageRow> Storage::query_usage(const UsageQuery& query) {
   q.until_unix_ms = query.until_unix_ms;
   q.limit = query.limit;
   ErrorText error;
-  Rows rows;
+  Rows rows{error};
   check(hooks_.on_usage_query(handle_, &q, &rows.sink, &error.sink), error, "query usage");
   return std::move(rows.usage);
 }

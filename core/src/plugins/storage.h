@@ -262,11 +262,12 @@ class Storage {
 
  private:
   std::shared_ptr<PluginLibrary> library_;
-  // The plugin's table as it laid it out: a hook past its struct_size is absent.
+  // A hook of a later minor, or StorageError(MGW_UNSUPPORTED) saying the
+  // plugin is too old to `what`.
   template <typename Hook>
-  Hook hook(std::size_t offset, Hook mgw_storage_hooks::*member, const char* what) const;
+  Hook hook(Hook mgw_storage_hooks::*member, const char* what) const;
 
-  const mgw_storage_hooks& hooks_;
+  const mgw_storage_hooks& hooks_;  // in this host's layout: a later minor's hook is NULL for an older plugin
   mgw_storage* handle_ = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "upstream/upstream_call.h"
 
+#include "http/field_rules.h"
 #include "upstream/response_parser.h"
 #include "upstream/upstream_connection.h"
 #include "upstream/upstream_pool.h"
@@ -22,22 +23,6 @@ constexpr std::size_t kStreamReadMax = 64 * 1024;
 constexpr std::size_t kStreamReadMin = 512;
 constexpr std::size_t kBodyRead = 64 * 1024;
 constexpr std::size_t kTlsStreamRead = 4 * 1024;
-
-bool is_tchar(unsigned char c) {
-  return std::isalnum(c) != 0 ||
-         std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
-}
-
-bool is_token(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); });
-}
-
-// Field values and the target must not carry bytes that end a line: they would
-// let a value smuggle another header or request to the upstream.
-bool has_line_break_or_nul(std::string_view s) {
-  return s.find_first_of(std::string_view("\r\n\0", 3)) != std::string_view::npos;
-}
 
 using util::iequals;
 
@@ -157,12 +142,14 @@ void UpstreamCall::fail_io(const ErrorCode& ec, Phase phase) {
 
 std::string UpstreamCall::serialize_head(const OutgoingRequest& request) const {
   const auto& url = pool_.url();
-  if (!is_token(request.method)) {
+  // The provider's request was checked as it was built (chat/plugin_sinks);
+  // these checks keep the wire safe for any other caller.
+  if (!::modelgw::http::is_token(request.method)) {
     throw UpstreamFailure(FailureKind::io, "the request method is not a valid token");
   }
   std::string target = pool_.target_prefix() + url.base_path + request.path;
   if (target.empty()) target = "/";
-  if (has_line_break_or_nul(target) || target.find(' ') != std::string::npos) {
+  if (!::modelgw::http::is_request_target_text(target)) {
     throw UpstreamFailure(FailureKind::io, "the request path has a forbidden character");
   }
   std::size_t size = request.method.size() + target.size() + pool_.host_header().size() + 64;
@@ -172,9 +159,10 @@ std::string UpstreamCall::serialize_head(const OutgoingRequest& request) const {
   head.append(request.method).append(" ").append(target).append(" HTTP/1.1\r\nHost: ");
   head.append(pool_.host_header()).append("\r\n");
   for (const auto& [name, value] : request.headers) {
-    if (!is_token(name)) throw UpstreamFailure(FailureKind::io, "a request header name is not a valid token");
+    if (!::modelgw::http::is_token(name))
+      throw UpstreamFailure(FailureKind::io, "a request header name is not a valid token");
     // The name only: values may be credentials.
-    if (has_line_break_or_nul(value)) {
+    if (!::modelgw::http::is_field_value(value)) {
       throw UpstreamFailure(FailureKind::io, "the request header '" + name + "' has a forbidden character");
     }
     if (owned_by_the_call(name)) continue;

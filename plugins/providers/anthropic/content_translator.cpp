@@ -1,9 +1,13 @@
 #include "content_translator.h"
 
-#include "http_util.h"
 #include "rejection.h"
 
+#include <modelgw/provider/ascii.hpp>
+
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
+
 namespace {
 
 std::string part_path(std::string_view path, std::size_t j) {

@@ -1,12 +1,14 @@
 // OpenAI message content → Anthropic content.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <string>
 #include <string_view>
 
 namespace mgw::anthropic {
+
+using provider::Json;
 
 // A user or assistant message's `content`: a string stays a string; an array
 // of parts becomes content blocks (text → text, image_url → image, an

@@ -7,6 +7,9 @@
 #include <algorithm>
 
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
+
 namespace {
 
 // Content as a list of blocks, for merging: a string is one text block (none

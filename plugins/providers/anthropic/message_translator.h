@@ -1,11 +1,13 @@
 // The OpenAI conversation → Anthropic's `system` and `messages`.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <string>
 
 namespace mgw::anthropic {
+
+using provider::Json;
 
 struct Conversation {
   std::string system;             // every system/developer text, joined with "\n\n"; empty for none

@@ -1,6 +1,8 @@
 // The provider's configuration: the YAML block providers.<name>, as JSON.
 #pragma once
 
+#include <modelgw/provider/config.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,10 +10,7 @@
 
 namespace mgw::anthropic {
 
-struct HeaderLine {
-  std::string name;
-  std::string value;
-};
+using provider::HeaderLine;
 
 inline constexpr std::string_view kDefaultAnthropicVersion = "2023-06-01";
 

@@ -1,11 +1,11 @@
 #include "request_builder.h"
 
-#include "error_mapper.h"
-#include "json_util.h"
 #include "message_translator.h"
 #include "rejection.h"
 #include "tool_translator.h"
 
+#include <modelgw/provider/errors.hpp>
+#include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <algorithm>
@@ -15,6 +15,9 @@
 #include <string>
 
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
+
 namespace {
 
 constexpr std::string_view kPath = "/messages";
@@ -38,7 +41,7 @@ int64_t max_tokens(const Json& request, const mgw_call_context& call) {
     }
     return static_cast<int64_t>(v->get<uint64_t>());
   }
-  if (MGW_HAS_FIELD(&call, mgw_call_context, default_max_tokens) && call.default_max_tokens > 0) {
+  if (call.default_max_tokens > 0) {
     return call.default_max_tokens;
   }
   return kFallbackMaxTokens;
@@ -144,7 +147,7 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
                          const mgw_response_sink* error) {
   // The host promises a JSON object with model and messages; a broken promise
   // is still refused rather than trusted.
-  const Json request = parse_client_json(client_body);
+  const Json request = parse_json(client_body);
   if (!request.is_object()) {
     fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
     return MGW_INVALID_ARGUMENT;

@@ -1,16 +1,20 @@
 #include "response_mapper.h"
 
-#include "json_util.h"
 #include "stop_reason.h"
 #include "usage.h"
 #include "vendor_error.h"
 
+#include <modelgw/provider/json.hpp>
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <string>
 #include <utility>
 
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
+
 namespace {
 
 // A 2xx Anthropic should never send. Retryable: the same call usually gets a
@@ -61,7 +65,7 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
     emit_error(&out, map_http_error(ctx, status, headers, header_count, body));
     return;
   }
-  const Json doc = parse_vendor_json(body);
+  const Json doc = parse_bounded(body);
   if (doc.is_discarded()) {
     return bad_success(out, status, "with a body that is not JSON");
   }

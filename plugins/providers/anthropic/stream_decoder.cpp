@@ -8,6 +8,8 @@
 #include <utility>
 
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
 namespace {
 
 // The events this decoder acts on. Anything else (ping, and event types added
@@ -40,9 +42,8 @@ int64_t block_index(const Json& data) {
 
 StreamDecoder::StreamDecoder(const ProviderConfig& config, const mgw_call_context& call)
     : config_(config),
-      alias_(view(call.alias)),
-      id_("chatcmpl-" + std::string(view(call.request_id))),
-      created_(call.created_unix),
+      envelope_{"chatcmpl-" + std::string(view(call.request_id)), call.created_unix,
+                std::string(view(call.alias))},
       host_prompt_tokens_(host_prompt_tokens(call)) {}
 
 void StreamDecoder::feed(std::string_view bytes, const mgw_response_sink& out) {
@@ -82,14 +83,14 @@ void StreamDecoder::on_event(const SseEvent& event, const mgw_response_sink& out
   std::string_view type = event.event;
   Json data;
   if (type == "message") {
-    data = parse_vendor_json(event.data);
+    data = parse_bounded(event.data);
     type = string_member(data, "type");
   }
   if (!is_known(type)) {
     return;
   }
   if (data.is_null()) {
-    data = parse_vendor_json(event.data);
+    data = parse_bounded(event.data);
   }
   if (type == "error") {
     on_error(data, out);  // reported even when the data is not JSON
@@ -124,7 +125,7 @@ void StreamDecoder::on_message_start(const Json& data, const mgw_response_sink& 
   }
   if (const Json* message = member(data, "message")) {
     if (auto id = string_member(*message, "id"); !id.empty()) {
-      id_ = "chatcmpl-" + std::string(id);  // OpenAI's id form; Anthropic's id inside it
+      envelope_.id = "chatcmpl-" + std::string(id);  // OpenAI's id form; Anthropic's id inside it
     }
     if (const Json* usage = member(*message, "usage")) {
       tokens_.merge(*usage);
@@ -220,11 +221,7 @@ void StreamDecoder::on_message_stop(const mgw_response_sink& out) {
   if (out.callback_usage != nullptr) {
     out.callback_usage(out.host_data, &usage);
   }
-  // The shape OpenAI sends last when asked for include_usage.
-  Json chunk = chunk_skeleton();
-  chunk["choices"] = Json::array();
-  chunk["usage"] = usage_json(usage);
-  emit(chunk, out);
+  emit(envelope_.usage_chunk(usage_json(usage)), out);
 }
 
 void StreamDecoder::on_error(const Json& data, const mgw_response_sink& out) {
@@ -244,31 +241,17 @@ void StreamDecoder::start(const mgw_response_sink& out) {
   emit_delta(Json{{"role", "assistant"}, {"content", ""}}, out);
 }
 
-Json StreamDecoder::chunk_skeleton() const {
-  Json chunk = Json::object();
-  chunk["id"] = id_;
-  chunk["object"] = "chat.completion.chunk";
-  chunk["created"] = created_;
-  chunk["model"] = alias_;
-  // OpenAI's members, so a client cannot tell the vendors apart: there is no
-  // fingerprint to give, and usage comes only in the last chunk.
-  chunk["system_fingerprint"] = nullptr;
-  chunk["usage"] = nullptr;
-  return chunk;
-}
-
 void StreamDecoder::emit_delta(Json delta, const mgw_response_sink& out) {
-  Json chunk = chunk_skeleton();
-  chunk["choices"] =
-      Json::array({Json{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", nullptr}}});
-  emit(chunk, out);
+  emit(envelope_.chunk(
+           Json::array({Json{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", nullptr}}})),
+       out);
 }
 
 void StreamDecoder::emit_finish(std::string_view reason, const mgw_response_sink& out) {
   finished_ = true;
-  Json chunk = chunk_skeleton();
-  chunk["choices"] = Json::array({Json{{"index", 0}, {"delta", Json::object()}, {"finish_reason", reason}}});
-  emit(chunk, out);
+  emit(envelope_.chunk(
+           Json::array({Json{{"index", 0}, {"delta", Json::object()}, {"finish_reason", reason}}})),
+       out);
 }
 
 void StreamDecoder::emit_tool_arguments(int tool_index, std::string_view arguments,
@@ -280,7 +263,7 @@ void StreamDecoder::emit_tool_arguments(int tool_index, std::string_view argumen
 
 void StreamDecoder::emit(const Json& chunk, const mgw_response_sink& out) {
   const std::string bytes = dump(chunk);
-  emitted_ = true;  // set first: a host callback that throws may still have sent it
+  emitted_ = true;  // set first: from here on the client may have the chunk
   if (out.callback_chunk != nullptr) {
     out.callback_chunk(out.host_data, str(bytes));
   }

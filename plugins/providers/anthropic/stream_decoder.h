@@ -1,11 +1,12 @@
 // Anthropic's streamed response (SSE of message events) → OpenAI chunks.
 #pragma once
 
-#include "json_util.h"
 #include "provider_config.h"
 #include "usage.h"
 
 #include <modelgw/plugin.h>
+#include <modelgw/provider/json.hpp>
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <cstddef>
@@ -15,6 +16,8 @@
 #include <string_view>
 
 namespace mgw::anthropic {
+
+using provider::Json;
 
 // The state of one streamed response. Used by one thread at a time (ABI).
 // Once it has reported an error, or passed message_stop, it emits nothing more.
@@ -56,14 +59,13 @@ class StreamDecoder {
   void emit_delta(Json delta, const mgw_response_sink& out);
   void emit_finish(std::string_view finish_reason, const mgw_response_sink& out);
   void emit_tool_arguments(int tool_index, std::string_view arguments, const mgw_response_sink& out);
-  Json chunk_skeleton() const;
   void emit(const Json& chunk, const mgw_response_sink& out);
   void fail(const mgw_response_sink& out, std::string message, bool retryable);
 
   const ProviderConfig& config_;
-  std::string alias_;
-  std::string id_;  // Anthropic's message id once message_start named it
-  int64_t created_;
+  // id "chatcmpl-<request_id>", then "chatcmpl-<Anthropic's message id>" once
+  // message_start named it; the alias as model.
+  provider::ChunkEnvelope envelope_;
   int64_t host_prompt_tokens_;
 
   SseDecoder sse_;

@@ -5,6 +5,9 @@
 #include <string>
 
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
+
 namespace {
 
 std::string indexed(std::string_view base, std::string_view member_name, std::size_t i) {
@@ -28,7 +31,13 @@ Json tool_input(const Json* arguments, const std::string& where) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     return Json::object();
   }
-  Json input = parse_client_json(text);
+  // The host checked the body's depth, not that of JSON inside its strings:
+  // a hostile depth must not reach dump().
+  if (!nesting_within(text, kMaxVendorDepth)) {
+    reject_invalid(where,
+                   "function.arguments nests deeper than " + std::to_string(kMaxVendorDepth) + " levels");
+  }
+  Json input = parse_json(text);
   if (input.is_discarded()) {
     reject_invalid(where, "function.arguments is not valid JSON");
   }

@@ -1,12 +1,14 @@
 // OpenAI function calling → Anthropic tool use.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <optional>
 #include <string_view>
 
 namespace mgw::anthropic {
+
+using provider::Json;
 
 // An assistant message's `tool_calls` → tool_use blocks
 // {"type":"tool_use","id","name","input"}, `input` being the parsed

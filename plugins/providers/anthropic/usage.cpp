@@ -1,11 +1,15 @@
 #include "usage.h"
 
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <algorithm>
 #include <limits>
 
 namespace mgw::anthropic {
+
+using namespace mgw::provider;
+
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;  // four summed never overflow
@@ -44,25 +48,10 @@ int64_t TokenCounts::prompt() const noexcept {
 mgw_usage reported_usage(const TokenCounts& counts, int64_t host_prompt, std::size_t generated_bytes) {
   const int64_t prompt = counts.has_prompt() ? counts.prompt() : std::clamp<int64_t>(host_prompt, 0, kMax);
   const int64_t completion =
-      counts.has_completion() ? counts.completion() : static_cast<int64_t>((generated_bytes + 3) / 4);
+      counts.has_completion() ? counts.completion() : estimated_completion_tokens(generated_bytes);
   mgw_usage u = mgw::usage(prompt, completion);
   u.cached_prompt_tokens = counts.has_prompt() ? std::min(counts.cached(), prompt) : 0;
   return u;
-}
-
-Json usage_json(const mgw_usage& usage) {
-  Json j = Json::object();
-  j["prompt_tokens"] = usage.prompt_tokens;
-  j["completion_tokens"] = usage.completion_tokens;
-  j["total_tokens"] = usage.total_tokens;
-  // As OpenAI reports a prompt cache hit.
-  if (usage.cached_prompt_tokens > 0)
-    j["prompt_tokens_details"] = Json{{"cached_tokens", usage.cached_prompt_tokens}};
-  return j;
-}
-
-int64_t host_prompt_tokens(const mgw_call_context& call) noexcept {
-  return MGW_HAS_FIELD(&call, mgw_call_context, prompt_tokens) ? call.prompt_tokens : 0;
 }
 
 }  // namespace mgw::anthropic

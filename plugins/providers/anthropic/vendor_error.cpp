@@ -4,6 +4,8 @@
 
 namespace mgw::anthropic {
 
+using namespace mgw::provider;
+
 std::optional<VendorError> read_vendor_error(const Json& doc) {
   if (!doc.is_object()) {
     return std::nullopt;

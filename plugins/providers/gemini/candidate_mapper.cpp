@@ -4,6 +4,8 @@
 
 namespace mgw::gemini {
 
+using namespace mgw::provider;
+
 std::size_t CandidateParts::generated_bytes() const noexcept {
   std::size_t bytes = text.size();
   for (const auto& c : calls) {

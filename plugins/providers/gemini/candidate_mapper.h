@@ -2,7 +2,7 @@
 // stream paths share.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +11,8 @@
 #include <vector>
 
 namespace mgw::gemini {
+
+using provider::Json;
 
 // One functionCall part.
 struct FunctionCall {

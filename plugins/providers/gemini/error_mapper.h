@@ -1,10 +1,12 @@
-// Maps Gemini's failures onto the gateway's error contract (spec §7).
-// The table is in README.md; keep the two in step.
+// Maps Gemini's failures onto the gateway's error contract (spec §7): the
+// SDK's status table (modelgw/provider/errors.hpp) with Gemini's rows, refined
+// by what the google.rpc.Status body says. The table is in README.md; keep the
+// two in step.
 #pragma once
 
-#include "json_util.h"
-
 #include <modelgw/plugin.h>
+#include <modelgw/provider/errors.hpp>
+#include <modelgw/provider/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -13,45 +15,15 @@
 
 namespace mgw::gemini {
 
-// Spec §7.3 sub-codes this plugin reports.
-inline constexpr std::string_view kProviderFailed = "provider_failed";
-inline constexpr std::string_view kProviderTimeout = "provider_timeout";
-inline constexpr std::string_view kRateLimitExceeded = "rate_limit_exceeded";
-inline constexpr std::string_view kContextLengthExceeded = "context_length_exceeded";
-inline constexpr std::string_view kInvalidParameter = "invalid_parameter";
-inline constexpr std::string_view kInternalError = "internal_error";
-
-// One error, ready for mgw_error_info. Messages never hold a secret or raw
-// vendor bytes: vendor text in them went through vendor_text().
-struct MappedError {
-  int32_t http_status = 502;
-  std::string_view code = kProviderFailed;
-  std::string message;
-  std::string param;
-  bool retryable = false;
-  int64_t retry_after_ms = -1;
-};
-
-// What the mapping needs to know about the call and the provider.
-struct ErrorContext {
-  std::string_view api_key;         // masked wherever a vendor echoes it
-  std::string_view upstream_model;  // named in the 404 message
-  int64_t now_unix_ms = 0;          // for a Retry-After given as an HTTP-date
-};
+using provider::ErrorContext;
+using provider::MappedError;
 
 // A non-2xx vendor response → the client's error.
 MappedError map_http_error(const ErrorContext& ctx, int32_t http_status, const mgw_header* headers,
                            std::size_t header_count, std::string_view body);
 
-// A 502 provider_failed with `message` (the vendor failed in a way the table
-// has no row for: a bad 2xx body, a broken stream).
-MappedError provider_failed(std::string message, bool retryable);
-
 // `prefix` plus ": <the vendor's own message>" when `doc` carries one (masked
 // and truncated), e.g. for {"error": …} bodies and stream events.
-std::string with_vendor_message(std::string prefix, const Json& doc, std::string_view api_key);
-
-// Reports `e` through the sink.
-void emit_error(const mgw_response_sink* out, const MappedError& e) noexcept;
+std::string with_vendor_message(std::string prefix, const provider::Json& doc, std::string_view api_key);
 
 }  // namespace mgw::gemini

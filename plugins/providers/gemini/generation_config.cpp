@@ -7,6 +7,9 @@
 #include <utility>
 
 namespace mgw::gemini {
+
+using namespace mgw::provider;
+
 namespace {
 
 // Copies request[from] to config[to] when it is a number; null is "not set".

@@ -2,11 +2,13 @@
 // tools and toolConfig.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <cstdint>
 
 namespace mgw::gemini {
+
+using provider::Json;
 
 // generationConfig from temperature, top_p, max_completion_tokens /
 // max_tokens (else `default_max_tokens` when > 0), stop, n, seed,

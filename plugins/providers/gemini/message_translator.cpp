@@ -1,8 +1,9 @@
 #include "message_translator.h"
 
-#include "http_util.h"
 #include "invalid_request.h"
-#include "secret_mask.h"
+
+#include <modelgw/provider/ascii.hpp>
+#include <modelgw/provider/secret_mask.hpp>
 
 #include <array>
 #include <string>
@@ -10,6 +11,9 @@
 #include <utility>
 
 namespace mgw::gemini {
+
+using namespace mgw::provider;
+
 namespace {
 
 using Path = std::string;

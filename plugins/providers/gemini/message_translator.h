@@ -1,9 +1,11 @@
 // OpenAI chat messages → Gemini's contents and systemInstruction.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 namespace mgw::gemini {
+
+using provider::Json;
 
 struct TranslatedMessages {
   Json contents = Json::array();  // [{role: "user"|"model", parts: [...]}]

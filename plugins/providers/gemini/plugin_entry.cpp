@@ -2,12 +2,13 @@
 // generates the entry symbol, descriptor, hook table and exception fences from
 // the traits below, which only forward to the modules that translate.
 #include "error_mapper.h"
-#include "http_util.h"
+#include "parameters.h"
 #include "provider_config.h"
 #include "request_builder.h"
 #include "response_mapper.h"
 #include "stream_decoder.h"
 
+#include <modelgw/provider/http.hpp>
 #include <modelgw/provider_plugin.hpp>
 
 namespace mgw::gemini {
@@ -17,6 +18,11 @@ struct Plugin {
   static constexpr const char* kVersion = "1.0.0";
   using Config = ProviderConfig;
   using Decoder = StreamDecoder;
+
+  // ABI 1.4: what this provider does with each request parameter.
+  static std::vector<mgw_param_spec> parameters(const Config& /*config*/) {
+    return mgw::gemini::parameters();
+  }
 
   static std::optional<Config> parse_config(std::string_view json, std::string& problem) {
     return mgw::gemini::parse_config(json, problem);
@@ -42,7 +48,8 @@ struct Plugin {
     ctx.api_key = config.api_key;
     ctx.upstream_model = view(call.upstream_model);
     if (http_status < 200 || http_status > 299) {
-      ctx.now_unix_ms = now_unix_ms(host);  // only an error can need the clock (Retry-After as a date)
+      // Only an error can need the clock (a Retry-After given as a date).
+      ctx.now_unix_ms = provider::now_unix_ms(host);
     }
     mgw::gemini::map_response(ctx, call, http_status, headers, header_count, body, out);
   }

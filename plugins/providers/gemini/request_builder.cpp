@@ -1,17 +1,20 @@
 #include "request_builder.h"
 
-#include "error_mapper.h"
 #include "generation_config.h"
-#include "http_util.h"
 #include "invalid_request.h"
-#include "json_util.h"
 #include "message_translator.h"
 
+#include <modelgw/provider/errors.hpp>
+#include <modelgw/provider/http.hpp>
+#include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <utility>
 
 namespace mgw::gemini {
+
+using namespace mgw::provider;
+
 namespace {
 
 // The whole body. Fields with no Gemini counterpart (stream, stream_options,
@@ -21,8 +24,7 @@ Json gemini_body(const Json& request, const mgw_call_context& call) {
   const Json* messages = member(request, "messages");
   TranslatedMessages translated = translate_messages(messages == nullptr ? Json() : *messages);
 
-  const int64_t default_max_tokens =
-      MGW_HAS_FIELD(&call, mgw_call_context, default_max_tokens) ? call.default_max_tokens : 0;
+  const int64_t default_max_tokens = call.default_max_tokens;
 
   Json body = Json::object();
   body["contents"] = std::move(translated.contents);

@@ -1,16 +1,20 @@
 #include "response_mapper.h"
 
 #include "candidate_mapper.h"
-#include "json_util.h"
 #include "usage.h"
 #include "vendor_error.h"
 
+#include <modelgw/provider/json.hpp>
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <string>
 #include <utility>
 
 namespace mgw::gemini {
+
+using namespace mgw::provider;
+
 namespace {
 
 // A 2xx Gemini should never send. Retryable: the same call usually gets a
@@ -79,10 +83,6 @@ Json blocked_choices() {
 std::string completion_id(const Json& doc, const mgw_call_context& call) {
   const std::string_view response_id = string_member(doc, "responseId");
   return "chatcmpl-" + std::string(response_id.empty() ? view(call.request_id) : response_id);
-}
-
-int64_t host_prompt_tokens(const mgw_call_context& call) {
-  return MGW_HAS_FIELD(&call, mgw_call_context, prompt_tokens) ? call.prompt_tokens : 0;
 }
 
 }  // namespace

@@ -7,12 +7,13 @@
 
 namespace mgw::gemini {
 
+using namespace mgw::provider;
+
 StreamDecoder::StreamDecoder(const ProviderConfig& config, const mgw_call_context& call)
     : config_(config),
-      alias_(view(call.alias)),
-      id_("chatcmpl-" + std::string(view(call.request_id))),
-      created_(call.created_unix),
-      host_prompt_tokens_(MGW_HAS_FIELD(&call, mgw_call_context, prompt_tokens) ? call.prompt_tokens : 0) {}
+      envelope_{"chatcmpl-" + std::string(view(call.request_id)), call.created_unix,
+                std::string(view(call.alias))},
+      host_prompt_tokens_(host_prompt_tokens(call)) {}
 
 void StreamDecoder::feed(std::string_view bytes, const mgw_response_sink& out) {
   if (state_ != State::open) {
@@ -39,17 +40,8 @@ void StreamDecoder::end(const mgw_response_sink& out) {
   if (out.callback_usage != nullptr) {
     out.callback_usage(out.host_data, &usage.counts);
   }
-  // The shape OpenAI itself sends last when asked for include_usage.
-  Json chunk = Json::object();
-  chunk["id"] = id_;
-  chunk["object"] = "chat.completion.chunk";
-  chunk["created"] = created_;
-  chunk["model"] = alias_;
-  chunk["system_fingerprint"] = nullptr;
-  chunk["choices"] = Json::array();
-  chunk["usage"] = usage_json(usage);
   if (out.callback_chunk != nullptr) {
-    out.callback_chunk(out.host_data, str(dump(chunk)));
+    out.callback_chunk(out.host_data, str(dump(envelope_.usage_chunk(usage_json(usage)))));
   }
 }
 
@@ -103,7 +95,7 @@ void StreamDecoder::on_response(const Json& doc, const mgw_response_sink& out) {
   }
   if (const std::string_view response_id = string_member(doc, "responseId");
       !response_id.empty() && !emitted_) {
-    id_ = "chatcmpl-" + std::string(response_id);  // fixed once a chunk carried it
+    envelope_.id = "chatcmpl-" + std::string(response_id);  // fixed once a chunk carried it
   }
 
   Json choices = Json::array();
@@ -181,18 +173,8 @@ Json StreamDecoder::blocked_choice() {
 }
 
 void StreamDecoder::emit_chunk(Json choices, const mgw_response_sink& out) {
-  Json chunk = Json::object();
-  chunk["id"] = id_;
-  chunk["object"] = "chat.completion.chunk";
-  chunk["created"] = created_;
-  chunk["model"] = alias_;
-  // OpenAI's members, so a client cannot tell the vendors apart: there is no
-  // fingerprint to give, and usage comes only in the last chunk.
-  chunk["system_fingerprint"] = nullptr;
-  chunk["choices"] = std::move(choices);
-  chunk["usage"] = nullptr;
-  std::string bytes = dump(chunk);
-  emitted_ = true;  // set first: a host callback that throws may still have sent it
+  std::string bytes = dump(envelope_.chunk(std::move(choices)));
+  emitted_ = true;  // set first: from here on the client may have the chunk
   if (out.callback_chunk != nullptr) {
     out.callback_chunk(out.host_data, str(bytes));
   }

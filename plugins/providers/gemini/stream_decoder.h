@@ -3,11 +3,12 @@
 #pragma once
 
 #include "candidate_mapper.h"
-#include "json_util.h"
 #include "provider_config.h"
 #include "usage.h"
 
 #include <modelgw/plugin.h>
+#include <modelgw/provider/json.hpp>
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <cstddef>
@@ -18,6 +19,8 @@
 #include <string_view>
 
 namespace mgw::gemini {
+
+using provider::Json;
 
 // The state of one streamed response. Used by one thread at a time (ABI).
 // Once it has reported an error it emits nothing more.
@@ -58,9 +61,8 @@ class StreamDecoder {
   bool complete() const;
 
   const ProviderConfig& config_;
-  std::string alias_;
-  std::string id_;  // "chatcmpl-<responseId>", else "chatcmpl-<request_id>"
-  int64_t created_;
+  // id "chatcmpl-<responseId>", else "chatcmpl-<request_id>"; the alias as model.
+  provider::ChunkEnvelope envelope_;
   int64_t host_prompt_tokens_;  // for the estimate when Gemini sends no usage
 
   SseDecoder sse_;

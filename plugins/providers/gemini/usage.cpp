@@ -1,19 +1,15 @@
 #include "usage.h"
 
-#include <algorithm>
-
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
-#include <limits>
+#include <algorithm>
 
 namespace mgw::gemini {
+
+using namespace mgw::provider;
+
 namespace {
-
-constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-
-int64_t saturating_add(int64_t a, int64_t b) noexcept {
-  return a > kMax - b ? kMax : a + b;
-}
 
 // The count at `key`, or -1 when absent or not a number.
 int64_t count_member(const Json& obj, std::string_view key) {
@@ -48,16 +44,14 @@ Usage read_usage(const Json& usage_metadata) {
 
 Usage estimate_usage(int64_t prompt_tokens, std::size_t generated_bytes) noexcept {
   Usage u;
-  const auto completion = static_cast<int64_t>((generated_bytes + 3) / 4);
-  u.counts = mgw::usage(or_zero(prompt_tokens), completion);
+  u.counts = estimated_usage(prompt_tokens, generated_bytes);
   return u;
 }
 
 Json usage_json(const Usage& usage) {
-  Json j = Json::object();
-  j["prompt_tokens"] = usage.counts.prompt_tokens;
-  j["completion_tokens"] = usage.counts.completion_tokens;
-  j["total_tokens"] = usage.counts.total_tokens;
+  // The SDK's object, with the details as Gemini reported them (a cache read
+  // of 0 included).
+  Json j = provider::usage_json(usage.counts);
   if (usage.cached_tokens >= 0) {
     j["prompt_tokens_details"] = Json{{"cached_tokens", usage.cached_tokens}};
   }

@@ -1,7 +1,8 @@
-// Token counts: reading Gemini's usageMetadata, and estimating when absent.
+// Token counts: reading Gemini's usageMetadata, and estimating when absent
+// (with the SDK's estimate, modelgw/provider/openai_chunk.hpp).
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <modelgw/plugin.h>
 
@@ -9,6 +10,8 @@
 #include <cstdint>
 
 namespace mgw::gemini {
+
+using provider::Json;
 
 // Token counts in the client's terms, plus the details OpenAI reports.
 struct Usage {

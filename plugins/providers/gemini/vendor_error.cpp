@@ -1,10 +1,22 @@
 #include "vendor_error.h"
 
-#include "http_util.h"
-#include "retry_after.h"
+#include <modelgw/provider/ascii.hpp>
+#include <modelgw/provider/retry_after.hpp>
 
 namespace mgw::gemini {
+
+using namespace mgw::provider;
+
 namespace {
+
+// A google.protobuf.Duration in its JSON form ("37s", "0.339s", "1.5s"),
+// rounded up to whole milliseconds (waiting too little fails again).
+std::optional<int64_t> parse_duration_ms(std::string_view text) noexcept {
+  if (text.size() < 2 || text.back() != 's') {
+    return std::nullopt;
+  }
+  return parse_delay(text.substr(0, text.size() - 1), 1000);
+}
 
 // Detail objects of one "@type" (the part after the last '/', e.g.
 // "google.rpc.RetryInfo"), calling `fn` with each until it returns true.

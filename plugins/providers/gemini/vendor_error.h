@@ -1,7 +1,7 @@
 // Gemini's own description of a failure, read from its JSON body.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -9,9 +9,11 @@
 
 namespace mgw::gemini {
 
+using provider::Json;
+
 // Fields of a google.rpc.Status error object. Views into the parsed document:
-// valid as long as it is. Raw vendor text: mask it (secret_mask.h) before
-// passing it on.
+// valid as long as it is. Raw vendor text: mask it
+// (modelgw/provider/secret_mask.hpp) before passing it on.
 struct VendorError {
   std::string_view message;
   std::string_view status;        // canonical code name, e.g. "INVALID_ARGUMENT"

@@ -1,14 +1,16 @@
 #include "request_builder.h"
 
-#include "error_mapper.h"
-#include "json_util.h"
-
+#include <modelgw/provider/errors.hpp>
+#include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <optional>
 #include <string>
 
 namespace mgw::openai {
+
+using namespace mgw::provider;
+
 namespace {
 
 constexpr std::string_view kPath = "/chat/completions";
@@ -85,7 +87,7 @@ std::optional<std::string> splice_body(const mgw_call_context& ctx, const mgw_js
       if (!stream) {
         continue;
       }
-      Json options = Json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
+      Json options = parse_json(value);
       if (options.is_null()) {
         options = Json::object();
       }
@@ -132,7 +134,7 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
     // An older host, or a body the host could not index: parse it. The host
     // promises a JSON object at most 64 deep with model and messages, so no
     // depth check here; a broken promise is still refused, not trusted.
-    Json body = Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);
+    Json body = parse_json(client_body);
     if (!body.is_object()) {
       fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
       return MGW_INVALID_ARGUMENT;

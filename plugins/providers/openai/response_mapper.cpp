@@ -1,14 +1,18 @@
 #include "response_mapper.h"
 
-#include "json_util.h"
 #include "usage.h"
 
+#include <modelgw/provider/json.hpp>
+#include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <string>
 #include <utility>
 
 namespace mgw::openai {
+
+using namespace mgw::provider;
+
 namespace {
 
 // A 2xx the vendor should never send. Retryable: the same call usually gets a
@@ -29,7 +33,7 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
     return;
   }
 
-  Json doc = parse_vendor_json(body);
+  Json doc = parse_bounded(body);
   if (doc.is_discarded()) {
     return bad_success(out, status, "with a body that is not JSON");
   }
@@ -53,8 +57,9 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
   if (auto u = doc.find("usage"); u != doc.end() && u->is_object()) {
     usage = read_usage(*u);
   } else {
-    // Spec §2.2: usage is present in every response, so the estimate goes in too.
-    usage = estimate_usage(choices_generated_bytes(doc, "message"));
+    // Spec §2.2: usage is present in every response, so the estimate goes in
+    // too, with the host's count of the prompt.
+    usage = estimated_usage(host_prompt_tokens(call), choices_generated_bytes(doc, "message"));
     doc["usage"] = usage_json(usage);
   }
   if (out.callback_usage != nullptr) {

@@ -10,9 +10,9 @@
 namespace mgw::openai {
 
 // For a 2xx `chat.completion`: "model" becomes the alias, any "request_id" is
-// dropped, usage goes to callback_usage (estimated and added to the body when
-// the vendor sent none), then the body to callback_body. Everything else goes
-// to callback_error, mapped by map_http_error or as a bad 2xx body.
+// dropped, usage goes to callback_usage (estimated, with the host's prompt
+// count, and added to the body when the vendor sent none), then the body to callback_body. Everything else
+// goes to callback_error, mapped by map_http_error or as a bad 2xx body.
 void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t http_status,
                   const mgw_header* headers, std::size_t header_count, std::string_view body,
                   const mgw_response_sink& out);

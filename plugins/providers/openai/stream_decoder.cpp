@@ -3,15 +3,20 @@
 #include "error_mapper.h"
 #include "usage.h"
 
+#include <modelgw/provider/openai_chunk.hpp>
+
 #include <utility>
 
 namespace mgw::openai {
+
+using namespace mgw::provider;
 
 StreamDecoder::StreamDecoder(const ProviderConfig& config, const mgw_call_context& call)
     : config_(config),
       alias_(view(call.alias)),
       fallback_id_("chatcmpl-" + std::string(view(call.request_id))),
-      created_(call.created_unix) {}
+      created_(call.created_unix),
+      host_prompt_tokens_(host_prompt_tokens(call)) {}
 
 void StreamDecoder::feed(std::string_view bytes, const mgw_response_sink& out) {
   if (state_ != State::open) {
@@ -34,7 +39,7 @@ void StreamDecoder::end(const mgw_response_sink& out) {
     return;
   }
   if (!saw_usage_) {
-    const mgw_usage usage = estimate_usage(generated_bytes_);
+    const mgw_usage usage = estimated_usage(host_prompt_tokens_, generated_bytes_);
     if (out.callback_usage != nullptr) {
       out.callback_usage(out.host_data, &usage);
     }
@@ -60,7 +65,7 @@ void StreamDecoder::on_event(const SseEvent& event, const mgw_response_sink& out
     state_ = State::done;
     return;
   }
-  Json doc = parse_vendor_json(event.data);
+  Json doc = parse_bounded(event.data);
   if (event.event == "error") {
     // Some compatible servers name the event rather than send {"error": …}.
     fail(out, with_vendor_message("upstream provider failed during the stream", doc, config_.api_key),
@@ -97,7 +102,7 @@ void StreamDecoder::on_chunk(Json& chunk, const mgw_response_sink& out) {
   }
   generated_bytes_ += choices_generated_bytes(chunk, "delta");
   std::string bytes = dump(chunk);
-  emitted_ = true;  // set first: a host callback that throws may still have sent it
+  emitted_ = true;  // set first: from here on the client may have the chunk
   if (out.callback_chunk != nullptr) {
     out.callback_chunk(out.host_data, str(bytes));
   }
@@ -109,16 +114,9 @@ void StreamDecoder::fail(const mgw_response_sink& out, std::string message, bool
 }
 
 void StreamDecoder::emit_usage_chunk(const mgw_usage& usage, const mgw_response_sink& out) {
-  // The shape OpenAI itself sends last when asked for include_usage.
-  Json chunk = Json::object();
-  chunk["id"] = last_id_.empty() ? fallback_id_ : last_id_;
-  chunk["object"] = "chat.completion.chunk";
-  chunk["created"] = created_;
-  chunk["model"] = alias_;
-  chunk["choices"] = Json::array();
-  chunk["usage"] = usage_json(usage);
+  const ChunkEnvelope envelope{last_id_.empty() ? fallback_id_ : last_id_, created_, alias_};
   if (out.callback_chunk != nullptr) {
-    out.callback_chunk(out.host_data, str(dump(chunk)));
+    out.callback_chunk(out.host_data, str(dump(envelope.usage_chunk(usage_json(usage)))));
   }
 }
 

@@ -1,10 +1,10 @@
 // OpenAI's streamed response (SSE of chat.completion.chunk) → client chunks.
 #pragma once
 
-#include "json_util.h"
 #include "provider_config.h"
 
 #include <modelgw/plugin.h>
+#include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <cstddef>
@@ -34,7 +34,7 @@ class StreamDecoder {
   enum class State { open, done, failed };
 
   void on_event(const SseEvent& event, const mgw_response_sink& out);
-  void on_chunk(Json& chunk, const mgw_response_sink& out);
+  void on_chunk(provider::Json& chunk, const mgw_response_sink& out);
   void fail(const mgw_response_sink& out, std::string message, bool retryable);
   void emit_usage_chunk(const mgw_usage& usage, const mgw_response_sink& out);
 
@@ -42,6 +42,7 @@ class StreamDecoder {
   std::string alias_;
   std::string fallback_id_;  // "chatcmpl-<request_id>" if the vendor named no id
   int64_t created_;
+  int64_t host_prompt_tokens_;  // for the estimate when the vendor sends no usage
 
   SseDecoder sse_;
   State state_ = State::open;

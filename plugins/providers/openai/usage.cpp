@@ -1,48 +1,27 @@
 #include "usage.h"
 
+#include <modelgw/provider/openai_chunk.hpp>
+#include <modelgw/sdk.hpp>
+
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace mgw::openai {
+
+using namespace mgw::provider;
+
 namespace {
 
 // A token count from any JSON number; negative or absent counts are 0.
 int64_t count_member(const Json& usage, std::string_view key, bool& present) {
   auto it = usage.find(key);
   present = it != usage.end() && it->is_number();
-  if (!present) {
-    return 0;
-  }
-  if (it->is_number_unsigned()) {
-    const auto v = it->get<uint64_t>();
-    return v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
-               ? std::numeric_limits<int64_t>::max()
-               : static_cast<int64_t>(v);
-  }
-  if (it->is_number_integer()) {
-    return std::max<int64_t>(0, it->get<int64_t>());
-  }
-  const double d = it->get<double>();
-  // Comparing against 2^63 as a double keeps the conversion defined.
-  if (!(d > 0)) {
-    return 0;
-  }
-  if (d >= 9.2e18) {
-    return std::numeric_limits<int64_t>::max();
-  }
-  return static_cast<int64_t>(std::llround(d));
-}
-
-int64_t saturating_add(int64_t a, int64_t b) noexcept {
-  return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max() : a + b;
+  return present ? count_value(*it).value_or(0) : 0;
 }
 
 }  // namespace
 
 mgw_usage read_usage(const Json& usage) {
-  mgw_usage u{};
-  u.struct_size = sizeof u;
+  mgw_usage u = mgw::usage(0, 0);
   if (!usage.is_object()) {
     return u;
   }
@@ -58,15 +37,6 @@ mgw_usage read_usage(const Json& usage) {
   if (auto details = usage.find("prompt_tokens_details"); details != usage.end() && details->is_object()) {
     u.cached_prompt_tokens = std::min(count_member(*details, "cached_tokens", unused), u.prompt_tokens);
   }
-  return u;
-}
-
-mgw_usage estimate_usage(std::size_t generated) noexcept {
-  mgw_usage u{};
-  u.struct_size = sizeof u;
-  u.prompt_tokens = 0;
-  u.completion_tokens = static_cast<int64_t>((generated + 3) / 4);
-  u.total_tokens = u.completion_tokens;
   return u;
 }
 
@@ -110,16 +80,6 @@ std::size_t choices_generated_bytes(const Json& doc, std::string_view member) {
     }
   }
   return bytes;
-}
-
-Json usage_json(const mgw_usage& usage) {
-  Json j = Json::object();
-  j["prompt_tokens"] = usage.prompt_tokens;
-  j["completion_tokens"] = usage.completion_tokens;
-  j["total_tokens"] = usage.total_tokens;
-  if (usage.cached_prompt_tokens > 0)
-    j["prompt_tokens_details"] = Json{{"cached_tokens", usage.cached_prompt_tokens}};
-  return j;
 }
 
 }  // namespace mgw::openai

@@ -1,6 +1,10 @@
 #include "vendor_error.h"
 
 namespace mgw::openai {
+
+using provider::Json;
+using provider::string_member;
+
 namespace {
 
 VendorError fields_of(const Json& obj) {

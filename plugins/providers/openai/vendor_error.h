@@ -1,7 +1,7 @@
 // The vendor's own description of a failure, read from its JSON body.
 #pragma once
 
-#include "json_util.h"
+#include <modelgw/provider/json.hpp>
 
 #include <optional>
 #include <string_view>
@@ -9,7 +9,8 @@
 namespace mgw::openai {
 
 // Fields of an OpenAI error object. Views into the parsed document: valid as
-// long as it is. Raw vendor text: mask it (secret_mask.h) before passing it on.
+// long as it is. Raw vendor text: mask it (modelgw/provider/secret_mask.hpp)
+// before passing it on.
 struct VendorError {
   std::string_view message;
   std::string_view type;
@@ -22,6 +23,6 @@ struct VendorError {
 // {"message", "type", "param", "code"} (vLLM, llama.cpp), {"detail": "text"}.
 // Returns nullopt when `doc` holds none of these. Non-string members (vLLM's
 // numeric code, a null param) read as empty.
-std::optional<VendorError> read_vendor_error(const Json& doc);
+std::optional<VendorError> read_vendor_error(const provider::Json& doc);
 
 }  // namespace mgw::openai

@@ -20,8 +20,7 @@ namespace {
   "ON a.tenant_id = v.tenant_id AND a.name = v.name AND a.version = v.version "
 
 void emit_prompt_version(const Statement& row, const mgw_row_sink* out) {
-  if (out == nullptr || !MGW_HAS_FIELD(out, mgw_row_sink, callback_prompt_version) ||
-      out->callback_prompt_version == nullptr) {
+  if (out == nullptr || out->callback_prompt_version == nullptr) {
     return;
   }
   mgw_prompt_version_record record{};

@@ -67,7 +67,7 @@ class Text {
   // quotes no byte of the text.
   static const char* check(const mgw_pii_text* t) noexcept {
     if (t == nullptr) return "no text";
-    if (!MGW_HAS_FIELD(t, mgw_pii_text, finding_size)) return "the text's struct_size is too small";
+    if (t->struct_size < MGW_PII_TEXT_SIZE_1_0) return "the text's struct_size is below ABI 1.0's";
     if (t->text.ptr == nullptr && t->text.len != 0) return "the text is NULL with a non-zero length";
     if (t->path.ptr == nullptr && t->path.len != 0) return "the path is NULL with a non-zero length";
     if (t->finding_count == 0) return nullptr;
@@ -406,7 +406,7 @@ class PiiPlugin {
 
   // The 1.0 sink: all three callbacks, present.
   static bool sink_usable(const mgw_pii_sink* out) noexcept {
-    return MGW_HAS_FIELD(out, mgw_pii_sink, callback_record) && out->callback_reject != nullptr &&
+    return out->struct_size >= MGW_PII_SINK_SIZE_1_0 && out->callback_reject != nullptr &&
            out->callback_replace != nullptr && out->callback_record != nullptr;
   }
 

@@ -1,5 +1,5 @@
 /*
- * modelgw plugin ABI, version 1.
+ * modelgw plugin ABI, version 1 (sdk/ABI_POLICY.md says what each version may change).
  *
  * This is the only header a plugin needs. It is plain C99 and uses nothing but
  * <stddef.h> and <stdint.h>, so a plugin can be written in C, C++, Rust or Go.
@@ -22,7 +22,26 @@
  *      once for each handle it received.
  *   4. Strings inside mgw_plugin_descriptor and the hook tables are static: they
  *      live as long as the shared object stays loaded.
+ *   5. A hook that creates a handle (on_provider_new, on_stream_new, on_pii_new,
+ *      on_pii_scope_new, on_storage_open) finds *out set to NULL by the host. It
+ *      sets *out only when it returns MGW_OK, and then to a non-NULL handle. On
+ *      failure it leaves *out NULL; a handle it leaves there anyway is passed to
+ *      the matching destroy hook at once (the host never leaks it), so it must be
+ *      a valid handle. MGW_OK with *out still NULL is a broken plugin: the host
+ *      treats it as a failure (at start-up: refuses to start; on a request: 500).
  *   Strings are {ptr, len} and never assumed NUL-terminated. Text is UTF-8.
+ *
+ * Host callbacks never throw, longjmp or unwind:
+ *   Every function the host offers (host-table callbacks, every sink's
+ *   callback_*) returns normally, whatever happens inside it. When the host
+ *   fails while taking what a plugin passes (it runs out of memory, the value
+ *   breaks a rule below), it records the failure, turns the rest of that hook
+ *   call's sink callbacks into no-ops, and after the hook returns reports the
+ *   failure itself (a 500 naming the plugin, or a storage error), whatever the
+ *   hook returned. So a plugin written in C, Rust or Go never sees a C++
+ *   exception, and needs no handler around host calls. In the other direction
+ *   the same holds: a hook must never let an exception, a panic or a longjmp
+ *   escape into the host.
  *
  * Versioning:
  *   The host calls the entry symbol with its host table, which carries the host's
@@ -32,13 +51,22 @@
  *   the end of structs, never moved, retyped or removed; every growable struct
  *   starts with struct_size, and a reader uses a field only if struct_size covers
  *   it (see MGW_HAS_FIELD). Minor versions may differ in either direction.
+ *   The layout of each minor is frozen: MGW_<TYPE>_SIZE_1_<n> (end of this
+ *   header) is the size of a struct or hook table as minor n defined it, and
+ *   the loader compares what a plugin passes with the 1.0 size, never with its
+ *   own sizeof, so every 1.x plugin loads into every 1.y host. The descriptor's
+ *   first eight bytes (struct_size, abi_major, abi_minor) never move: the host
+ *   reads abi_major before it trusts any size.
  *
  * Threading:
  *   Stated on each hook. In short: instance hooks (provider, storage, pii) may be
  *   called concurrently from many host threads and must be thread-safe; a stream
  *   or pii scope is used by one thread at a time; sink callbacks may only be called
- *   on the calling thread, during the hook call they were passed to. Host-table
- *   callbacks may be called from any thread at any time while the plugin is loaded.
+ *   on the calling thread, during the hook call they were passed to: a sink is
+ *   dead once its hook returns. Host-table callbacks may be called from any thread
+ *   at any time while the plugin is loaded. Storage hooks may block (disk, network):
+ *   the host never calls them from a thread that serves client I/O. Provider and
+ *   PII hooks run on the host's I/O threads and must not block.
  */
 #ifndef MODELGW_PLUGIN_H
 #define MODELGW_PLUGIN_H
@@ -51,14 +79,18 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 3
+#define MGW_ABI_MINOR 4
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
 
-/* True when a struct that starts with struct_size is large enough to hold FIELD. */
-#define MGW_HAS_FIELD(ptr, type, field) \
-  ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type*)0)->field))
+/* The size of TYPE up to and including FIELD: a struct that ends at FIELD. */
+#define MGW_SIZE_THROUGH(type, field) (offsetof(type, field) + sizeof(((type*)0)->field))
+
+/* True when a struct that starts with struct_size is large enough to hold FIELD.
+ * Needed only for fields a later minor added (marked "ABI 1.n" below): every
+ * field of ABI 1.0 is always there. */
+#define MGW_HAS_FIELD(ptr, type, field) ((ptr)->struct_size >= MGW_SIZE_THROUGH(type, field))
 
 /* ------------------------------------------------------------------------ */
 /* Basic types                                                              */
@@ -81,6 +113,33 @@ typedef int32_t mgw_status;
 #define MGW_UNAVAILABLE 5      /* a backend could not be reached; may retry */
 #define MGW_INTERNAL 6         /* a bug or an unexpected failure */
 
+/* Error codes a plugin puts in mgw_error_info.code: the spec's (7.3) and the
+ * gateway's own. The client sees the code as given; a code outside this list
+ * reaches it too, but has no defined meaning to a client. */
+#define MGW_ERR_PROVIDER_FAILED "provider_failed"                 /* 502: the vendor failed or answered garbage */
+#define MGW_ERR_PROVIDER_TIMEOUT "provider_timeout"               /* 504: the vendor timed out */
+#define MGW_ERR_RATE_LIMIT_EXCEEDED "rate_limit_exceeded"         /* 429: the vendor throttled the call */
+#define MGW_ERR_CONTEXT_LENGTH_EXCEEDED "context_length_exceeded" /* 422: prompt too long for the model */
+#define MGW_ERR_UNSUPPORTED_PARAMETER "unsupported_parameter"     /* 422: the vendor cannot take `param` */
+#define MGW_ERR_INVALID_PARAMETER "invalid_parameter"             /* 400: `param` has a value the vendor refuses */
+#define MGW_ERR_CONTENT_FILTER "content_filter"                   /* 422: the vendor's safety filter refused it */
+#define MGW_ERR_INSUFFICIENT_CREDITS "insufficient_credits"       /* 402: never from a plugin: the host's budgets */
+#define MGW_ERR_PII_DETECTED "pii_detected"                       /* 422: a PII mode's callback_reject */
+#define MGW_ERR_INTERNAL "internal_error"                         /* 500: a bug */
+
+/* PII categories the host detects (mgw_pii_finding.category). Names hold only
+ * [a-z_]; a later minor may add categories, so a mode treats an unknown one
+ * like any other and reads `critical`, not the name. Critical by default:
+ * payment_card, ssn, iban, secret (a tenant may change that). */
+#define MGW_PII_EMAIL "email"
+#define MGW_PII_PHONE "phone"
+#define MGW_PII_IP_ADDRESS "ip_address"
+#define MGW_PII_DATE_OF_BIRTH "date_of_birth"
+#define MGW_PII_PAYMENT_CARD "payment_card"
+#define MGW_PII_SSN "ssn"
+#define MGW_PII_IBAN "iban"
+#define MGW_PII_SECRET "secret"
+
 /* Log levels, for callback_log. */
 typedef int32_t mgw_log_level;
 #define MGW_LOG_TRACE 0
@@ -95,8 +154,9 @@ typedef int32_t mgw_plugin_kind;
 #define MGW_KIND_PII 2
 #define MGW_KIND_STORAGE 3
 
-/* A sink for one piece of text, e.g. the reason a hook failed.
- * OWNERSHIP: the host owns the sink; the text passed to callback_text is borrowed. */
+/* A sink for one piece of text, e.g. the reason a hook failed. Several calls
+ * append. OWNERSHIP: the host owns the sink; the text passed to callback_text
+ * is borrowed. THREADING: call only during the hook it was passed to. */
 typedef struct mgw_text_sink {
   void* host_data;
   void (*callback_text)(void* host_data, mgw_str text);
@@ -131,7 +191,8 @@ typedef struct mgw_host_api {
 /* ------------------------------------------------------------------------ */
 
 /* What a plugin says about itself. OWNERSHIP: plugin-owned, static; valid while
- * the shared object is loaded. */
+ * the shared object is loaded. THREADING: read by the host on its main thread.
+ * The first eight bytes never move (see Versioning). */
 typedef struct mgw_plugin_descriptor {
   uint32_t struct_size;
   uint16_t abi_major; /* MGW_ABI_MAJOR the plugin was built with */
@@ -160,6 +221,8 @@ typedef const mgw_plugin_descriptor* (*mgw_plugin_entry_fn)(const mgw_host_api* 
 typedef struct mgw_provider mgw_provider;               /* one configured provider */
 typedef struct mgw_provider_stream mgw_provider_stream; /* one streamed response */
 
+/* One HTTP header. OWNERSHIP: borrowed for the call it is passed to.
+ * THREADING: the hook's. */
 typedef struct mgw_header {
   mgw_str name;
   mgw_str value;
@@ -176,7 +239,7 @@ typedef struct mgw_json_member {
 
 /* Facts about the call the plugin is translating. OWNERSHIP: host-owned,
  * borrowed for the duration of the hook call (a stream copies what it needs in
- * on_stream_new). */
+ * on_stream_new). THREADING: read only on the hook's thread. */
 typedef struct mgw_call_context {
   uint32_t struct_size;
   mgw_str request_id;     /* e.g. "req_..."; the host adds it to every body itself */
@@ -204,7 +267,12 @@ typedef struct mgw_call_context {
   size_t member_count;
 } mgw_call_context;
 
-/* Where a built upstream request goes. The host copies everything.
+/* Where a built upstream request goes. The host checks and copies everything:
+ * a method that is not an RFC 9110 token, a path holding a control character,
+ * a space or a non-ASCII byte, a header name that is not a token, or a header
+ * value holding CR, LF, NUL or another control character (HTAB aside) fails
+ * the request with a 500 naming the plugin; nothing of it reaches the wire.
+ * OWNERSHIP: host-owned; the strings passed are borrowed for the callback.
  * THREADING: call only during on_build_request, on its thread. */
 typedef struct mgw_request_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
@@ -214,14 +282,16 @@ typedef struct mgw_request_sink {
   /* Path and query, appended to the provider's configured base_url path,
    * e.g. "/chat/completions". Required. */
   void (*callback_path)(void* host_data, mgw_str path_and_query);
-  /* One request header. Host, Content-Length, Connection and Transfer-Encoding
-   * are the host's and are ignored. */
+  /* One request header. The framing and hop-by-hop headers are the host's:
+   * Host, Content-Length, Transfer-Encoding, Connection, Keep-Alive,
+   * Proxy-Connection, TE and Upgrade (any case) are dropped. */
   void (*callback_header)(void* host_data, mgw_str name, mgw_str value);
   /* The request body. */
   void (*callback_body)(void* host_data, mgw_str body);
 } mgw_request_sink;
 
-/* Token counts of one response. */
+/* Token counts of one response. OWNERSHIP: plugin-owned, borrowed for
+ * callback_usage. THREADING: passed on the hook's thread. */
 typedef struct mgw_usage {
   uint32_t struct_size; /* plugin-set: sizeof(mgw_usage) */
   int64_t prompt_tokens;
@@ -233,11 +303,13 @@ typedef struct mgw_usage {
   int64_t cached_prompt_tokens;
 } mgw_usage;
 
-/* A failure in the spec's terms. OWNERSHIP: borrowed during callback_error. */
+/* A failure in the spec's terms. OWNERSHIP: plugin-owned, borrowed during
+ * callback_error. THREADING: passed on the hook's thread. A struct_size below
+ * the 1.0 size is a broken plugin (500 naming it). */
 typedef struct mgw_error_info {
   uint32_t struct_size;
-  int32_t http_status;    /* status the client gets, e.g. 502 */
-  mgw_str code;           /* spec error code, e.g. "provider_failed" */
+  int32_t http_status;    /* status the client gets, 400..599; anything else becomes 502 */
+  mgw_str code;           /* an MGW_ERR_* code, e.g. MGW_ERR_PROVIDER_FAILED */
   mgw_str message;        /* for a person; never a secret, never raw vendor HTML */
   mgw_str param;          /* offending parameter, or len 0 for none */
   int32_t retryable;      /* non-zero when the same call may succeed later */
@@ -245,25 +317,65 @@ typedef struct mgw_error_info {
 } mgw_error_info;
 
 /* Where a translated response goes. The host copies what it keeps.
+ * Rules of what goes through it:
+ *   - bodies and chunks are JSON objects in OpenAI's shapes with "model" set
+ *     to the call's alias; the host adds "request_id" as the first member, so
+ *     the plugin never writes one;
+ *   - the plugin never sends "[DONE]": the host ends a stream itself;
+ *   - a stream's usage goes to callback_usage and, for the client, into a
+ *     final chunk {"id","object":"chat.completion.chunk","created","model",
+ *     "choices":[],"usage":{"prompt_tokens","completion_tokens","total_tokens"}}
+ *     emitted after the last choice chunk;
+ *   - after callback_error nothing else is emitted (the host ignores it).
+ * OWNERSHIP: host-owned; the strings passed are borrowed for the callback.
  * THREADING: call only during the hook it was passed to, on its thread. */
 typedef struct mgw_response_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
   void* host_data;
-  /* The complete OpenAI `chat.completion` object (non-streamed responses).
-   * Must be a JSON object. The host inserts "request_id" as its first member:
-   * the plugin must not write one. */
+  /* The complete OpenAI `chat.completion` object (non-streamed responses). */
   void (*callback_body)(void* host_data, mgw_str json_object);
-  /* One OpenAI `chat.completion.chunk` object (streams). Must be a JSON object;
-   * the host inserts "request_id", frames it as an SSE `data:` event and sends
-   * it at once. The plugin never sends "[DONE]": the host does. */
+  /* One OpenAI `chat.completion.chunk` object (streams); the host frames it as
+   * an SSE `data:` event and sends it at once. */
   void (*callback_chunk)(void* host_data, mgw_str json_object);
-  /* Token counts; call once per response, the last call wins. In a stream, also
-   * emit them to the client in a final chunk with "choices": [] and "usage". */
+  /* Token counts; call once per response, the last call wins. */
   void (*callback_usage)(void* host_data, const mgw_usage* usage);
-  /* The response is a failure. After this no body or chunk may be emitted. */
+  /* The response is a failure. */
   void (*callback_error)(void* host_data, const mgw_error_info* error);
 } mgw_response_sink;
 
+/* ABI 1.4: one request parameter of OpenAI's chat API and what a provider
+ * does with it, so the host can check a request before it builds one: a
+ * parameter the provider maps is admitted (within its range); one it marks
+ * dropped is removed from the body and named in the X-Dropped-Params header;
+ * one it marks refused, or never declares, is refused with 422
+ * unsupported_parameter. The catalog may narrow what a model admits, never
+ * widen it. The members the gateway itself reads ("model", "messages",
+ * "stream", "stream_options") are not parameters.
+ * OWNERSHIP: plugin-owned, borrowed for callback_parameter (strings are
+ * NUL-terminated). THREADING: passed on the main thread. */
+#define MGW_PARAM_MAPPED 1  /* translated into the vendor's request at `target` */
+#define MGW_PARAM_DROPPED 2 /* the vendor has no equivalent; harmless to leave out */
+#define MGW_PARAM_REFUSED 3 /* the vendor has no equivalent; leaving it out would change the answer */
+typedef struct mgw_param_spec {
+  uint32_t struct_size;
+  int32_t handling;   /* MGW_PARAM_* */
+  const char* name;   /* the request member, e.g. "temperature" */
+  const char* target; /* where it goes in the vendor's request, e.g. "generationConfig.temperature"; "" unless mapped */
+  /* For a number: the values the vendor takes, inclusive. min > max: any
+   * number (the host still applies OpenAI's own range). */
+  double min;
+  double max;
+} mgw_param_spec;
+
+/* Where a provider's parameters go. OWNERSHIP: host-owned. THREADING: call
+ * only during on_provider_parameters, on its thread. */
+typedef struct mgw_param_sink {
+  uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
+  void* host_data;
+  void (*callback_parameter)(void* host_data, const mgw_param_spec* param);
+} mgw_param_sink;
+
+/* OWNERSHIP: plugin-owned, static. THREADING: every hook states its own. */
 typedef struct mgw_provider_hooks {
   uint32_t struct_size;
 
@@ -271,17 +383,21 @@ typedef struct mgw_provider_hooks {
    * providers.<name>, as a JSON object, ${ENV} already substituted; it holds
    * secrets such as api_key, which the plugin must never log or echo).
    * On failure returns non-OK and says why through `error`.
+   * OWNERSHIP: *out is the plugin's, until on_provider_destroy.
    * THREADING: main thread, at start-up. */
   mgw_status (*on_provider_new)(const mgw_host_api* host, mgw_str config_json, mgw_provider** out,
                                 const mgw_text_sink* error);
-  /* THREADING: main thread, at shut-down, after every call using it returned. */
+  /* OWNERSHIP: frees everything of the provider.
+   * THREADING: main thread, at shut-down, after every call using it returned. */
   void (*on_provider_destroy)(mgw_provider* provider);
 
   /* Translates an OpenAI chat request into the vendor's HTTP request.
    * `request_json` is the client's body: a valid JSON object, nesting at most 64
-   * deep, with string "model" and array "messages" present. A request the vendor
+   * deep, with string "model" and array "messages" present, and only the
+   * parameters the provider maps (on_provider_parameters). A request the vendor
    * cannot take is refused: the plugin calls error->callback_error and returns
-   * MGW_INVALID_ARGUMENT. THREADING: any thread, concurrently. */
+   * MGW_INVALID_ARGUMENT. OWNERSHIP: everything passed is borrowed for the call.
+   * THREADING: any thread, concurrently; must not block. */
   mgw_status (*on_build_request)(mgw_provider* provider, const mgw_call_context* call, mgw_str request_json,
                                  const mgw_request_sink* out, const mgw_response_sink* error);
 
@@ -289,24 +405,37 @@ typedef struct mgw_provider_hooks {
    * then callback_body; for a failure (any status, including a 200 that carries
    * an error, or a body that is not what the vendor sends) calls callback_error.
    * Also used for non-2xx answers to streamed requests. `headers` holds
-   * `header_count` entries. THREADING: any thread, concurrently. */
+   * `header_count` entries. OWNERSHIP: everything passed is borrowed for the
+   * call. THREADING: any thread, concurrently; must not block. */
   mgw_status (*on_parse_response)(mgw_provider* provider, const mgw_call_context* call, int32_t http_status,
                                   const mgw_header* headers, size_t header_count, mgw_str body,
                                   const mgw_response_sink* out);
 
-  /* Starts decoding a 2xx streamed response. THREADING: any thread. */
+  /* Starts decoding a 2xx streamed response. OWNERSHIP: `call` is borrowed
+   * for this hook only: copy what the stream needs; *out is the plugin's until
+   * on_stream_destroy. THREADING: any thread; must not block. */
   mgw_status (*on_stream_new)(mgw_provider* provider, const mgw_call_context* call,
                               mgw_provider_stream** out);
   /* Feeds the next bytes of the vendor's body, exactly as they arrived: an event
    * may be split across calls, and one call may hold many events. Emits zero or
-   * more chunks, and usage or an error. THREADING: one thread at a time. */
+   * more chunks, and usage or an error. OWNERSHIP: `bytes` is borrowed for the
+   * call: keep a partial event by copying it. THREADING: one thread at a time
+   * per stream (not always the same thread); must not block. */
   mgw_status (*on_stream_data)(mgw_provider_stream* stream, mgw_str bytes, const mgw_response_sink* out);
   /* The vendor closed the body. A stream that ended before the vendor's own end
-   * marker is reported through callback_error (code "provider_failed").
-   * THREADING: one thread at a time. */
+   * marker is reported through callback_error (MGW_ERR_PROVIDER_FAILED).
+   * THREADING: one thread at a time per stream; must not block. */
   mgw_status (*on_stream_end)(mgw_provider_stream* stream, const mgw_response_sink* out);
-  /* Frees the stream; called exactly once, also when the client went away. */
+  /* Frees the stream; called exactly once, also when the client went away
+   * before on_stream_end. THREADING: the stream's last thread. */
   void (*on_stream_destroy)(mgw_provider_stream* stream);
+
+  /* ABI 1.4 (the host checks struct_size; a plugin without it is taken to
+   * map every parameter the catalog lists). Declares the request parameters
+   * this provider instance takes, one callback_parameter each; called once
+   * after on_provider_new. MGW_OK, or a failure that stops start-up.
+   * THREADING: main thread, at start-up. */
+  mgw_status (*on_provider_parameters)(mgw_provider* provider, const mgw_param_sink* out);
 } mgw_provider_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -326,7 +455,7 @@ typedef struct mgw_pii_scope mgw_pii_scope; /* the state of one request */
  * text.text[offset, offset + length); a plugin must never log it, put it in a
  * reject reason, or keep it past on_pii_scope_destroy. The host never sends a
  * zero-length finding. Categories are the host's (sdk/README.md lists them);
- * their names hold only [a-z_]. */
+ * their names hold only [a-z_] (MGW_PII_*). THREADING: the hook's. */
 typedef struct mgw_pii_finding {
   mgw_str category; /* e.g. "email", "payment_card" */
   uint64_t offset;  /* byte offset in the text */
@@ -335,7 +464,8 @@ typedef struct mgw_pii_finding {
 } mgw_pii_finding;
 
 /* One piece of text a request sends upstream, with what was found in it.
- * Pieces without findings are not passed. */
+ * Pieces without findings are not passed. OWNERSHIP: host-owned, borrowed for
+ * on_pii_apply. THREADING: the hook's. */
 typedef struct mgw_pii_text {
   uint32_t struct_size;
   mgw_str path; /* where it sits in the request, e.g. "messages[2].content" */
@@ -355,7 +485,8 @@ static inline const mgw_pii_finding* mgw_pii_finding_at(const mgw_pii_text* text
   return (const mgw_pii_finding*)((const char*)text->findings + i * (size_t)text->finding_size);
 }
 
-/* THREADING: call only during on_pii_apply, on its thread. The callbacks may
+/* OWNERSHIP: host-owned; what is passed is borrowed for the callback.
+ * THREADING: call only during on_pii_apply, on its thread. The callbacks may
  * be called in any order; at most one of reject and replace per text. */
 typedef struct mgw_pii_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
@@ -374,24 +505,30 @@ typedef struct mgw_pii_sink {
   void (*callback_record)(void* host_data, const mgw_pii_finding* finding);
 } mgw_pii_sink;
 
+/* OWNERSHIP: plugin-owned, static. THREADING: every hook states its own. */
 typedef struct mgw_pii_hooks {
   uint32_t struct_size;
   /* `config_json` is the mode's options object from the gateway's config ("{}"
-   * when none); `host` is never NULL. THREADING: main thread. */
+   * when none); `host` is never NULL. OWNERSHIP: *out is the plugin's until
+   * on_pii_destroy. THREADING: main thread. */
   mgw_status (*on_pii_new)(const mgw_host_api* host, mgw_str config_json, mgw_pii** out,
                            const mgw_text_sink* error);
+  /* THREADING: main thread, after every scope of it was destroyed. */
   void (*on_pii_destroy)(mgw_pii* pii);
-  /* Per-request state, e.g. placeholder numbering. THREADING: any thread; the
-   * instance is shared by all requests, so this must be thread-safe. */
+  /* Per-request state, e.g. placeholder numbering. OWNERSHIP: *out is the
+   * plugin's until on_pii_scope_destroy. THREADING: any thread; the instance is
+   * shared by all requests, so this must be thread-safe; must not block. */
   mgw_status (*on_pii_scope_new)(mgw_pii* pii, mgw_pii_scope** out);
-  /* Frees the scope and everything it kept (values it saw included). */
+  /* Frees the scope and everything it kept (values it saw included).
+   * THREADING: the scope's last thread. */
   void (*on_pii_scope_destroy)(mgw_pii_scope* scope);
   /* Decides on one piece of text: call callback_reject, or callback_replace,
    * or neither (the text goes on unchanged); callback_record any number of
    * times. A non-OK status fails the request with 500 and the text is never
    * sent; MGW_INVALID_ARGUMENT means the host broke this contract, and the
    * plugin says why through the host's log callback (never quoting the text).
-   * THREADING: one thread at a time per scope. */
+   * OWNERSHIP: `text` and its findings are borrowed for the call.
+   * THREADING: one thread at a time per scope; must not block. */
   mgw_status (*on_pii_apply)(mgw_pii_scope* scope, const mgw_pii_text* text, const mgw_pii_sink* out);
 } mgw_pii_hooks;
 
@@ -400,6 +537,11 @@ typedef struct mgw_pii_hooks {
 /* ------------------------------------------------------------------------ */
 
 typedef struct mgw_storage mgw_storage; /* one open database */
+
+/* The records below are passed both ways. OWNERSHIP: always borrowed for the
+ * call or callback they are passed to (rows from a plugin through a row sink,
+ * arguments from the host); whoever keeps a field copies it. THREADING: used
+ * only on the thread of that call. */
 
 typedef struct mgw_tenant_record {
   uint32_t struct_size;
@@ -635,7 +777,8 @@ typedef struct mgw_audit_filter {
   int64_t limit;        /* at most this many events */
 } mgw_audit_filter;
 
-/* Where rows go. THREADING: call only during the hook it was passed to. */
+/* Where rows go. OWNERSHIP: host-owned; a row is borrowed for the callback.
+ * THREADING: call only during the hook it was passed to, on its thread. */
 typedef struct mgw_row_sink {
   uint32_t struct_size; /* host-set; a callback added later is called only when this covers it */
   void* host_data;
@@ -651,16 +794,24 @@ typedef struct mgw_row_sink {
   void (*callback_audit)(void* host_data, const mgw_audit_event* row);
 } mgw_row_sink;
 
-/* Every hook except on_storage_open/close may be called concurrently from any
- * thread; the plugin synchronises. Failures other than NOT_FOUND/CONFLICT say why
- * through `error` when it is not NULL. */
+/* OWNERSHIP: plugin-owned, static. Every hook below borrows its arguments for
+ * the call and passes rows out through `out` (see mgw_row_sink); none keeps a
+ * pointer it was given.
+ * THREADING: every hook except on_storage_open/close may be called
+ * concurrently from any thread; the plugin synchronises. Storage hooks may
+ * block (disk, network, locks): the host never calls them from a thread that
+ * serves client I/O, only from its blocking pool, background threads and the
+ * main thread. Failures other than NOT_FOUND/CONFLICT say why through `error`
+ * when it is not NULL. */
 typedef struct mgw_storage_hooks {
   uint32_t struct_size;
   /* Opens the database named by `config_json` (the storage.options object) and
    * brings its schema to the plugin's current version; a database whose schema
-   * is newer than the plugin knows is MGW_UNSUPPORTED. THREADING: main thread. */
+   * is newer than the plugin knows is MGW_UNSUPPORTED. OWNERSHIP: *out is the
+   * plugin's until on_storage_close. THREADING: main thread. */
   mgw_status (*on_storage_open)(const mgw_host_api* host, mgw_str config_json, mgw_storage** out,
                                 const mgw_text_sink* error);
+  /* THREADING: main thread, after every other call returned. */
   void (*on_storage_close)(mgw_storage* storage);
 
   /* MGW_CONFLICT when the name is taken. */
@@ -818,6 +969,54 @@ typedef struct mgw_storage_hooks {
    * tenant_id, through callback_audit. */
   mgw_status (*on_audit_heads)(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error);
 } mgw_storage_hooks;
+
+/* ------------------------------------------------------------------------ */
+/* Frozen sizes                                                             */
+/* ------------------------------------------------------------------------ */
+/* The size of each growable struct and hook table as the minor version named
+ * defined it (up to its last field, without tail padding). A reader compares
+ * struct_size with these, never with its own sizeof: a table of exactly
+ * MGW_PROVIDER_HOOKS_SIZE_1_0 bytes is a complete 1.0 provider, whatever minor
+ * the host is. sdk/abi/layout.txt pins every offset; CI fails when the layout
+ * changes without a version change. */
+#define MGW_HOST_API_SIZE_1_0 MGW_SIZE_THROUGH(mgw_host_api, callback_monotonic_ns)
+#define MGW_PLUGIN_DESCRIPTOR_SIZE_1_0 MGW_SIZE_THROUGH(mgw_plugin_descriptor, hooks)
+#define MGW_CALL_CONTEXT_SIZE_1_0 MGW_SIZE_THROUGH(mgw_call_context, prompt_tokens)
+#define MGW_CALL_CONTEXT_SIZE_1_1 MGW_SIZE_THROUGH(mgw_call_context, member_count)
+#define MGW_REQUEST_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_request_sink, callback_body)
+#define MGW_USAGE_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage, total_tokens)
+#define MGW_USAGE_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage, cached_prompt_tokens)
+#define MGW_ERROR_INFO_SIZE_1_0 MGW_SIZE_THROUGH(mgw_error_info, retry_after_ms)
+#define MGW_RESPONSE_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_response_sink, callback_error)
+#define MGW_PARAM_SPEC_SIZE_1_4 MGW_SIZE_THROUGH(mgw_param_spec, max)
+#define MGW_PARAM_SINK_SIZE_1_4 MGW_SIZE_THROUGH(mgw_param_sink, callback_parameter)
+#define MGW_PROVIDER_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_provider_hooks, on_stream_destroy)
+#define MGW_PROVIDER_HOOKS_SIZE_1_4 MGW_SIZE_THROUGH(mgw_provider_hooks, on_provider_parameters)
+#define MGW_PII_FINDING_SIZE_1_0 ((MGW_SIZE_THROUGH(mgw_pii_finding, critical) + 7u) & ~(size_t)7u)
+#define MGW_PII_TEXT_SIZE_1_0 MGW_SIZE_THROUGH(mgw_pii_text, finding_size)
+#define MGW_PII_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_pii_sink, callback_record)
+#define MGW_PII_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_pii_hooks, on_pii_apply)
+#define MGW_TENANT_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_tenant_record, settings_json)
+#define MGW_PROMPT_VERSION_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_prompt_version_record, created_unix_ms)
+#define MGW_API_KEY_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_api_key_record, revoked_unix_ms)
+#define MGW_USAGE_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage_record, pii_findings)
+#define MGW_USAGE_RECORD_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_record, charge_count)
+#define MGW_USAGE_QUERY_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage_query, limit)
+#define MGW_USAGE_FILTER_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_filter, group_by)
+#define MGW_USAGE_GROUP_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_group, cost_micros)
+#define MGW_BUDGET_RECORD_SIZE_1_2 MGW_SIZE_THROUGH(mgw_budget_record, created_unix_ms)
+#define MGW_LEASE_REQUEST_SIZE_1_2 MGW_SIZE_THROUGH(mgw_lease_request, holder)
+#define MGW_LEASE_GRANT_SIZE_1_2 MGW_SIZE_THROUGH(mgw_lease_grant, reserved)
+#define MGW_LEDGER_STATE_SIZE_1_2 MGW_SIZE_THROUGH(mgw_ledger_state, reserved)
+#define MGW_IDEMPOTENCY_RECORD_SIZE_1_3 MGW_SIZE_THROUGH(mgw_idempotency_record, expires_unix_ms)
+#define MGW_AUDIT_EVENT_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_event, hash)
+#define MGW_AUDIT_FILTER_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_filter, limit)
+#define MGW_ROW_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_row_sink, callback_prompt_version)
+#define MGW_ROW_SINK_SIZE_1_2 MGW_SIZE_THROUGH(mgw_row_sink, callback_usage_group)
+#define MGW_ROW_SINK_SIZE_1_3 MGW_SIZE_THROUGH(mgw_row_sink, callback_audit)
+#define MGW_STORAGE_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_storage_hooks, on_prompt_activate)
+#define MGW_STORAGE_HOOKS_SIZE_1_2 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_read)
+#define MGW_STORAGE_HOOKS_SIZE_1_3 MGW_SIZE_THROUGH(mgw_storage_hooks, on_audit_heads)
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -24,6 +24,12 @@
 //   mgw_response_sink&);
 //   // void end(const mgw_response_sink&); void fail_internal(const mgw_response_sink&) noexcept;
 //
+// Optional (ABI 1.4): the request parameters the provider takes, which the
+// host checks before it builds a request (plugin.h, mgw_param_spec):
+//     static std::vector<mgw_param_spec> parameters(const Config&);
+// Without it the table has no on_provider_parameters hook and the host takes
+// the catalog's word for what each model supports.
+//
 //   MGW_PROVIDER_PLUGIN(MyVendor)
 //
 // Any exception a traits function throws is caught here: it is logged by hook
@@ -37,9 +43,31 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace mgw {
+
+// True when Traits declares parameters(const Config&) (C++17 detection).
+template <typename Traits, typename = void>
+struct declares_parameters : std::false_type {};
+template <typename Traits>
+struct declares_parameters<
+    Traits, std::void_t<decltype(Traits::parameters(std::declval<const typename Traits::Config&>()))>>
+    : std::true_type {};
+
+// A parameter row for Traits::parameters. `name` and `target` must be static
+// strings (string literals).
+inline mgw_param_spec mapped_param(const char* name, const char* target, double min = 1, double max = 0) {
+  return mgw_param_spec{sizeof(mgw_param_spec), MGW_PARAM_MAPPED, name, target, min, max};
+}
+inline mgw_param_spec dropped_param(const char* name) {
+  return mgw_param_spec{sizeof(mgw_param_spec), MGW_PARAM_DROPPED, name, "", 1, 0};
+}
+inline mgw_param_spec refused_param(const char* name) {
+  return mgw_param_spec{sizeof(mgw_param_spec), MGW_PARAM_REFUSED, name, "", 1, 0};
+}
 
 template <typename Traits>
 class ProviderPlugin {
@@ -190,10 +218,34 @@ class ProviderPlugin {
 
   static void on_stream_destroy(mgw_provider_stream* stream) noexcept { delete of(stream); }
 
+  static mgw_status on_provider_parameters(mgw_provider* provider, const mgw_param_sink* out) noexcept {
+    if (provider == nullptr || out == nullptr || out->callback_parameter == nullptr)
+      return MGW_INVALID_ARGUMENT;
+    if constexpr (declares_parameters<Traits>::value) {
+      try {
+        for (const mgw_param_spec& p : Traits::parameters(of(provider)->config)) {
+          out->callback_parameter(out->host_data, &p);
+        }
+        return MGW_OK;
+      } catch (...) {
+        log_exception(of(provider)->host, "on_provider_parameters");
+        return MGW_INTERNAL;
+      }
+    }
+    return MGW_UNSUPPORTED;
+  }
+
   static constexpr mgw_provider_hooks kHooks = {
-      sizeof(mgw_provider_hooks), &on_provider_new, &on_provider_destroy, &on_build_request,
-      &on_parse_response,         &on_stream_new,   &on_stream_data,      &on_stream_end,
+      sizeof(mgw_provider_hooks),
+      &on_provider_new,
+      &on_provider_destroy,
+      &on_build_request,
+      &on_parse_response,
+      &on_stream_new,
+      &on_stream_data,
+      &on_stream_end,
       &on_stream_destroy,
+      declares_parameters<Traits>::value ? &on_provider_parameters : nullptr,
   };
 
   static constexpr mgw_plugin_descriptor kDescriptor = {

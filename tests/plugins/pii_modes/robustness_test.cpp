@@ -1,7 +1,7 @@
 // What every mode must survive: texts that break the contract (refused without
 // touching the sink or reading out of bounds), hosts of later minor versions
-// (bigger findings, texts and sinks), odd bytes, and nothing logged but
-// metadata.
+// (bigger findings, texts and sinks), a sink that drops everything, odd bytes,
+// and nothing logged but metadata.
 #include "pii_harness.h"
 
 #include <gtest/gtest.h>
@@ -362,6 +362,46 @@ TEST_P(Robustness, NeverLogsAValue) {
     EXPECT_EQ(line.find("carol"), std::string::npos) << line;
     EXPECT_EQ(line.find("example"), std::string::npos) << line;
   }
+}
+
+// A sink that drops everything, as the host's sink behaves once one of its
+// callbacks failed (the ABI: host callbacks never throw; a failed one turns
+// the rest of that hook call into no-ops and the host reports the failure):
+// the mode still returns a defined status, and never calls the sink after
+// the call it was passed to returned.
+TEST_P(Robustness, ASinkThatDropsEverythingStillGetsADefinedStatus) {
+  struct Dropping {
+    bool running = false;
+    int calls = 0;
+    int late_calls = 0;
+    mgw_pii_sink sink{};
+    static void note(void* self) {
+      auto* d = static_cast<Dropping*>(self);
+      ++d->calls;
+      d->late_calls += d->running ? 0 : 1;
+    }
+  } dropped;
+  dropped.sink.struct_size = sizeof dropped.sink;
+  dropped.sink.host_data = &dropped;
+  dropped.sink.callback_reject = [](void* self, mgw_str) { Dropping::note(self); };
+  dropped.sink.callback_replace = [](void* self, mgw_str) { Dropping::note(self); };
+  dropped.sink.callback_record = [](void* self, const mgw_pii_finding*) { Dropping::note(self); };
+
+  Scope scope(instance_);
+  TextSpec critical = two_emails();
+  critical.findings[0].critical = true;
+  for (const TextSpec& spec : {two_emails(), critical}) {
+    Laid laid(spec);
+    dropped.running = true;
+    EXPECT_EQ(raw_apply(GetParam(), scope.get(), &laid.text, &dropped.sink), MGW_OK);
+    dropped.running = false;
+  }
+  EXPECT_GT(dropped.calls, 0);  // every mode records its findings, and the sink dropped them
+  // The scope goes on with the next text and its own sink.
+  const auto next = scope.apply(two_emails());
+  EXPECT_EQ(next->status, MGW_OK);
+  EXPECT_GT(next->rec.calls(), 0u);
+  EXPECT_EQ(dropped.late_calls, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Robustness, ::testing::ValuesIn(kAllModes), param_name);

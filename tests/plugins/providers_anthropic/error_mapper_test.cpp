@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <ctime>
 
 namespace anthropic_test {
@@ -179,7 +180,7 @@ TEST(ErrorMap, RateLimit429WithAPastDateMeansNow) {
 }
 
 TEST(ErrorMap, RateLimit429IgnoresAGarbledRetryAfter) {
-  for (const char* value : {"soon-ish", "-5", "1.5", "Sun, 06 Nov 1994 25:49:37 GMT",
+  for (const char* value : {"soon-ish", "-5", "1.5.2", "Sun, 06 Nov 1994 25:49:37 GMT",
                             "Sun, 32 Nov 1994 08:49:37 GMT", "Sun Nov 1994 08:49:37 GMT", ""}) {
     EXPECT_EQ(error_for(429, "", {{"Retry-After", value}}).retry_after_ms, -1) << value;
   }
@@ -290,6 +291,46 @@ TEST(ErrorMap, CutsOnAUtf8Boundary) {
 TEST(ErrorMap, AProxysOpenAIShapedErrorStillGivesItsMessage) {
   const auto e = error_for(503, R"({"error":{"message":"upstream connect error","type":"server_error"}})");
   EXPECT_EQ(e.message, "upstream provider returned HTTP 503: upstream connect error");
+}
+
+// Drifts fixed when the provider helpers moved into the SDK
+// (modelgw/provider/): one copy for every provider. Each test names what this
+// provider did differently before.
+
+TEST(ErrorMap, AFractionalRetryAfterIsRoundedUpNotIgnored) {
+  // Drift: "1.5" read as no hint here, as 1500 ms in the openai and gemini
+  // providers; waiting too little fails again, so it rounds up.
+  EXPECT_EQ(error_for(429, "", {{"Retry-After", "1.5"}}).retry_after_ms, 1500);
+  EXPECT_EQ(error_for(429, "", {{"Retry-After", "0.0001"}}).retry_after_ms, 1);
+}
+
+TEST(ErrorMap, AHugeRetryAfterSaturatesInsteadOfBeingIgnored) {
+  // Drift: more than 18 digits read as no hint here; the others saturate.
+  EXPECT_EQ(error_for(429, "", {{"Retry-After", "9999999999999999999999"}}).retry_after_ms,
+            1'000'000'000'000);
+}
+
+TEST(ErrorMap, RateLimit429ReadsAnHttpDateInAnyCase) {
+  // Drift: "GMT" was read in capitals only; RFC 9110 asks a recipient to be
+  // robust, and one parser now serves all.
+  std::string date = http_date(std::time(nullptr) + 120, "%a, %d %b %Y %H:%M:%S gmt");
+  for (char& c : date) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  const auto e = error_for(429, "", {{"Retry-After", date}});
+  EXPECT_GT(e.retry_after_ms, 110000) << date;
+  EXPECT_LE(e.retry_after_ms, 120000) << date;
+}
+
+TEST(ErrorMap, EveryVendorsKeyPrefixIsMasked) {
+  // Drift: this provider knew sk-ant- and sk- only, so a key of another
+  // vendor (a proxy in front of Anthropic may hold several) passed on.
+  const auto e = error_for(
+      500,
+      R"({"type":"error","error":{"type":"api_error","message":"keys gsk_AbC12 xai-AbC12 hf_AbC12 AIzaSyAb12 sk_live_AbC12 ya29.a0Af_x1 failed"}})");
+  EXPECT_EQ(
+      e.message,
+      "upstream provider returned HTTP 500: keys gsk_*** xai-*** hf_*** AIza*** sk_*** ya29.*** failed");
 }
 
 }  // namespace

@@ -155,6 +155,19 @@ TEST(RequestMessages, InvalidToolArgumentsAreRefusedNamingTheCall) {
   EXPECT_TRUE(b->req.body.empty());
 }
 
+TEST(RequestMessages, ToolArgumentsNestedTooDeepAreRefusedNotSerialised) {
+  // Drift fixed: arguments were parsed without the depth bound the other
+  // providers apply to JSON inside the client's strings (the host checks the
+  // body's depth only), so a hostile depth reached the recursive serialiser.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string arguments = "{\\\"a\\\":" + deep + "}";
+  const auto e = refusal(R"([{"role":"assistant","tool_calls":[{"id":"c","type":"function",
+              "function":{"name":"f","arguments":")" +
+                             arguments + R"("}}]}])",
+                         "messages[0].tool_calls[0].function.arguments");
+  EXPECT_EQ(e.message, "function.arguments nests deeper than 512 levels");
+}
+
 TEST(RequestMessages, ToolArgumentsMustEncodeAnObject) {
   refusal(R"([{"role":"assistant","tool_calls":[{"id":"c","type":"function",
               "function":{"name":"f","arguments":"[1,2]"}}]}])",

@@ -91,21 +91,6 @@ TEST(RequestParams, MaxTokensDefaultsToTheCatalogsThenTo4096) {
   EXPECT_EQ(built("")["max_tokens"], 4096);
 }
 
-TEST(RequestParams, AnOlderHostsCallContextHasNoDefaultMaxTokens) {
-  // A 1.0 host's struct ends before default_max_tokens: whatever lies beyond
-  // its struct_size must not be read.
-  Provider p;
-  CallContext call;
-  call.default_max_tokens = 999;
-  mgw_call_context ctx = call.get();
-  ctx.struct_size = offsetof(mgw_call_context, default_max_tokens);
-  RequestRecorder req;
-  Recorder err;
-  const std::string body = body_with("");
-  ASSERT_EQ(hooks().on_build_request(p.get(), &ctx, mgw::str(body), &req.sink, &err.sink), MGW_OK);
-  EXPECT_EQ(Json::parse(req.body)["max_tokens"], 4096);
-}
-
 TEST(RequestParams, MaxTokensMustBeAPositiveInteger) {
   expect_invalid(R"("max_tokens":0)", "max_tokens");
   expect_invalid(R"("max_tokens":-5)", "max_tokens");

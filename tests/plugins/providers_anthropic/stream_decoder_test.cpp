@@ -16,8 +16,8 @@ TEST(Stream, TextBecomesRoleContentFinishAndUsageChunks) {
   const auto chunks = o.parsed();
   EXPECT_EQ(chunks[0],
             Json::parse(R"({"id":"chatcmpl-msg_01PPTB1VfAYm5zB6hT3hLW8y","object":"chat.completion.chunk",
-      "created":1700000000,"model":"test-alias","system_fingerprint":null,"usage":null,
-      "choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})"));
+      "created":1700000000,"model":"test-alias","system_fingerprint":null,
+      "choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null})"));
   EXPECT_EQ(chunks[1]["choices"][0]["delta"], Json::parse(R"({"content":"Hello"})"));
   EXPECT_TRUE(chunks[1]["choices"][0]["finish_reason"].is_null());
   EXPECT_EQ(content_of(chunks), "Hello! How can I help you today?");
@@ -25,7 +25,24 @@ TEST(Stream, TextBecomesRoleContentFinishAndUsageChunks) {
   EXPECT_EQ(chunks[5],
             Json::parse(R"({"id":"chatcmpl-msg_01PPTB1VfAYm5zB6hT3hLW8y","object":"chat.completion.chunk",
       "created":1700000000,"model":"test-alias","system_fingerprint":null,
-      "usage":{"prompt_tokens":25,"completion_tokens":15,"total_tokens":40},"choices":[]})"));
+      "choices":[],"usage":{"prompt_tokens":25,"completion_tokens":15,"total_tokens":40}})"));
+}
+
+TEST(Stream, ChunkMembersComeInOpenAIsOrder) {
+  // Drift fixed: this provider wrote "usage" before "choices", the other two
+  // after, as OpenAI does; all three now build chunks from the SDK's
+  // ChunkEnvelope.
+  const Outcome o = stream(whole(fixture("stream_text.sse")));
+  for (const std::string& chunk : o.chunks) {
+    const Json c = Json::parse(chunk);
+    std::vector<std::string> keys;
+    for (const auto& item : c.items()) {
+      keys.push_back(item.key());
+    }
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "object", "created", "model", "system_fingerprint",
+                                              "choices", "usage"}))
+        << chunk;
+  }
 }
 
 TEST(Stream, EveryChunkSharesOneIdCreatedAndTheAlias) {

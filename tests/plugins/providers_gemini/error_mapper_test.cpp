@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <ctime>
 
 namespace gemini_test {
@@ -305,6 +306,43 @@ TEST(ErrorMap, CutsOnAUtf8Boundary) {
 TEST(ErrorMap, ABareErrorStringIsTheMessage) {
   EXPECT_EQ(error_for(500, R"({"error":"proxy exploded"})").message,
             "upstream provider returned HTTP 500: proxy exploded");
+}
+
+// Drifts fixed when the provider helpers moved into the SDK
+// (modelgw/provider/): one copy for every provider. Each test names what this
+// provider did differently before.
+
+TEST(ErrorMap, RetryAfterReadsAnHttpDateInAnyCase) {
+  // Drift: month names were read in capitalised form only ("Nov", not "nov"
+  // or "NOV"), unlike the openai and anthropic providers; RFC 9110 asks a
+  // recipient to be robust, and one parser now serves all.
+  std::string date = http_date(std::time(nullptr) + 120, "%a, %d %b %Y %H:%M:%S GMT");
+  for (char& c : date) {
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  const auto upper = error_for(429, "", {{"Retry-After", date}});
+  EXPECT_GT(upper.retry_after_ms, 110000) << date;
+  EXPECT_LE(upper.retry_after_ms, 120000) << date;
+  for (char& c : date) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  const auto lower = error_for(429, "", {{"Retry-After", date}});
+  EXPECT_GT(lower.retry_after_ms, 110000) << date;
+  EXPECT_LE(lower.retry_after_ms, 120000) << date;
+}
+
+TEST(ErrorMap, ABearerTokenIsMaskedWholeInStandardBase64) {
+  // Drift: the token after "Bearer " ended at the first '/', '+' or '=', so
+  // the rest of a base64 token passed on; the SDK reads RFC 6750's b64token.
+  const auto e = error_for(500, R"({"error":{"message":"header Bearer ab/cd+ef/gh== refused"}})");
+  EXPECT_EQ(e.message, "upstream provider returned HTTP 500: header Bearer *** refused");
+}
+
+TEST(ErrorMap, AnAnthropicKeyKeepsItsVendorPrefix) {
+  // Drift: this provider's table lacked sk-ant-, which the anthropic
+  // provider keeps visible; one table now serves all.
+  const auto e = error_for(500, R"({"error":{"message":"key sk-ant-api03-AbCdEf12 refused"}})");
+  EXPECT_EQ(e.message, "upstream provider returned HTTP 500: key sk-ant-*** refused");
 }
 
 }  // namespace

@@ -52,21 +52,6 @@ TEST(GenerationConfig, OmitsTheMaximumWhenTheCatalogSetsNone) {
   EXPECT_FALSE(with_fields(R"("temperature": 1)", call)["generationConfig"].contains("maxOutputTokens"));
 }
 
-TEST(GenerationConfig, IgnoresTheDefaultFromAnOlderHostsShorterContext) {
-  // A 1.0 host's mgw_call_context ends before default_max_tokens: the plugin
-  // must not read past struct_size.
-  Provider p;
-  CallContext call;
-  call.default_max_tokens = 8192;
-  mgw_call_context ctx = call.get();
-  ctx.struct_size = offsetof(mgw_call_context, default_max_tokens);
-  RequestRecorder req;
-  Recorder err;
-  const std::string body = R"({"model":"m","messages":[{"role":"user","content":"Hi"}]})";
-  ASSERT_EQ(hooks().on_build_request(p.get(), &ctx, mgw::str(body), &req.sink, &err.sink), MGW_OK);
-  EXPECT_FALSE(Json::parse(req.body).contains("generationConfig"));
-}
-
 TEST(GenerationConfig, AStopStringIsAOneElementList) {
   EXPECT_EQ(with_fields(R"("stop": "\n\n")")["generationConfig"]["stopSequences"],
             Json::parse(R"(["\n\n"])"));

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <ctime>
 
 namespace openai_test {
@@ -261,6 +262,45 @@ TEST(ErrorMap, CutsOnAUtf8Boundary) {
   const std::string vendor = e.message.substr(std::string("upstream provider returned HTTP 500: ").size());
   EXPECT_EQ(vendor.size(), 299u);
   EXPECT_TRUE(valid_utf8(e.message));
+}
+
+// Drifts fixed when the provider helpers moved into the SDK
+// (modelgw/provider/): one copy for every provider. Each test names what this
+// provider did differently before.
+
+TEST(ErrorMap, RateLimit429ReadsAnHttpDateInAnyCase) {
+  // Drift: "GMT" was read in capitals only (the day and month names in any
+  // case); RFC 9110 asks a recipient to be robust, and one parser now serves all.
+  std::string date = http_date(std::time(nullptr) + 120, "%a, %d %b %Y %H:%M:%S gmt");
+  for (char& c : date) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  const auto e = error_for(429, "", {{"Retry-After", date}});
+  EXPECT_GT(e.retry_after_ms, 110000) << date;
+  EXPECT_LE(e.retry_after_ms, 120000) << date;
+}
+
+TEST(ErrorMap, ABearerJwtIsMaskedWholeNotOnlyItsFirstSegment) {
+  // Drift: the token after "Bearer " ended at the first '.', so a JWT's
+  // payload and signature passed on; the SDK reads RFC 6750's b64token.
+  const auto e = error_for(
+      500,
+      R"({"error":{"message":"sent Authorization: Bearer eyJhbGciOi.eyJzdWIiOiIx.c2lnbmF0dXJl, refused"}})");
+  EXPECT_EQ(e.message, "upstream provider returned HTTP 500: sent Authorization: Bearer ***, refused");
+}
+
+TEST(ErrorMap, EveryVendorsKeyPrefixIsMasked) {
+  // Drift: this provider's table lacked Anthropic's sk-ant- (shown as sk-)
+  // and Google's ya29. OAuth tokens (passed on whole).
+  const auto e =
+      error_for(500, R"({"error":{"message":"keys sk-ant-api03-AbCdEf12 and ya29.a0AfB_xyz12 refused"}})");
+  EXPECT_EQ(e.message, "upstream provider returned HTTP 500: keys sk-ant-*** and ya29.*** refused");
+}
+
+TEST(ErrorMap, AVendorMessagesSurroundingWhitespaceIsDropped) {
+  // Drift: a trailing line break became a trailing space here, not in gemini.
+  const auto e = error_for(500, R"({"error":{"message":"  model overloaded\n"}})");
+  EXPECT_EQ(e.message, "upstream provider returned HTTP 500: model overloaded");
 }
 
 }  // namespace

@@ -67,6 +67,32 @@ TEST(ParseResponse, EstimatesUsageWhenTheVendorSentNone) {
             Json::parse(R"({"prompt_tokens":0,"completion_tokens":17,"total_tokens":17})"));
 }
 
+TEST(ParseResponse, TheEstimateTakesTheHostsPromptCountWhenTheVendorSentNone) {
+  // An OpenAI-compatible upstream without usage: the prompt is the host's
+  // count, not 0 (as the anthropic and gemini providers do).
+  Provider p;
+  Recorder out;
+  CallContext call;
+  call.prompt_tokens = 120;
+  p.parse(call, 200, fixture("chat_completion_compat_no_usage.json"), out);
+  ASSERT_TRUE(out.rec.usage.has_value());
+  EXPECT_EQ(out.rec.usage->prompt_tokens, 120);
+  EXPECT_EQ(out.rec.usage->completion_tokens, 17);
+  EXPECT_EQ(out.rec.usage->total_tokens, 137);
+  EXPECT_EQ(Json::parse(out.rec.body)["usage"],
+            Json::parse(R"({"prompt_tokens":120,"completion_tokens":17,"total_tokens":137})"));
+}
+
+TEST(ParseResponse, TheVendorsUsageWinsOverTheHostsPromptCount) {
+  Provider p;
+  Recorder out;
+  CallContext call;
+  call.prompt_tokens = 120;
+  p.parse(call, 200, fixture("chat_completion.json"), out);
+  ASSERT_TRUE(out.rec.usage.has_value());
+  EXPECT_EQ(out.rec.usage->prompt_tokens, 19);
+}
+
 TEST(ParseResponse, EstimateCountsToolCallArguments) {
   // 48 bytes of arguments, no text → ceil(48 / 4) = 12.
   Provider p;

@@ -136,8 +136,45 @@ TEST(Stream, EstimatesUsageInAFinalChunkWhenTheVendorSentNone) {
   EXPECT_EQ(o.usage->total_tokens, 5);
   EXPECT_EQ(Json::parse(o.chunks.back()),
             Json::parse(R"({"id":"cmpl-a41f09c2e7","object":"chat.completion.chunk",
-      "created":1741570500,"model":"test-alias","choices":[],
+      "created":1741570500,"model":"test-alias","system_fingerprint":null,"choices":[],
       "usage":{"prompt_tokens":0,"completion_tokens":5,"total_tokens":5}})"));
+}
+
+TEST(Stream, TheEstimateTakesTheHostsPromptCountWhenTheVendorSentNone) {
+  // An OpenAI-compatible upstream that streams no usage: the prompt is the
+  // host's count, not 0 (as the anthropic and gemini providers do).
+  Provider p;
+  Recorder out;
+  CallContext call = stream_call();
+  call.prompt_tokens = 42;
+  run_stream(p, call, whole(fixture("stream_no_usage.sse")), out);
+  ASSERT_TRUE(out.rec.usage.has_value());
+  EXPECT_EQ(out.rec.usage->prompt_tokens, 42);
+  EXPECT_EQ(out.rec.usage->completion_tokens, 5);
+  EXPECT_EQ(out.rec.usage->total_tokens, 47);
+  EXPECT_EQ(Json::parse(out.rec.chunks.back())["usage"],
+            Json::parse(R"({"prompt_tokens":42,"completion_tokens":5,"total_tokens":47})"));
+}
+
+TEST(Stream, TheVendorsUsageWinsOverTheHostsPromptCount) {
+  Provider p;
+  Recorder out;
+  CallContext call = stream_call();
+  call.prompt_tokens = 42;
+  run_stream(p, call, whole(fixture("stream_basic.sse")), out);
+  ASSERT_TRUE(out.rec.usage.has_value());
+  EXPECT_EQ(out.rec.usage->prompt_tokens, 9);
+}
+
+TEST(Stream, TheEstimatedUsageChunkHasTheSameShapeAsEveryProviders) {
+  // Drift fixed: this provider's final usage chunk lacked the
+  // "system_fingerprint": null the anthropic and gemini chunks carry; all
+  // three now build it from the SDK's ChunkEnvelope, members in OpenAI's order.
+  const Outcome o = stream(whole("data: [DONE]\n\n"));
+  ASSERT_EQ(o.chunks.size(), 1u);
+  EXPECT_EQ(o.chunks[0], R"({"id":"chatcmpl-req_test","object":"chat.completion.chunk","created":1700000000,)"
+                         R"("model":"test-alias","system_fingerprint":null,"choices":[],)"
+                         R"("usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}})");
 }
 
 TEST(Stream, RemovesTheVendorsRequestId) {
@@ -152,7 +189,7 @@ TEST(Stream, ATranscriptWithOnlyDoneGetsAnEstimateChunkWithAFallbackId) {
   ASSERT_EQ(o.chunks.size(), 1u);
   EXPECT_EQ(Json::parse(o.chunks[0]),
             Json::parse(R"({"id":"chatcmpl-req_test","object":"chat.completion.chunk",
-      "created":1700000000,"model":"test-alias","choices":[],
+      "created":1700000000,"model":"test-alias","system_fingerprint":null,"choices":[],
       "usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}})"));
 }
 

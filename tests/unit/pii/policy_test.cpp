@@ -2,7 +2,12 @@
 // config's defaults, and how the allow-list compares values.
 #include "pii/policy.h"
 
+#include <modelgw/plugin.h>
+
 #include <gtest/gtest.h>
+
+#include <map>
+#include <string>
 
 namespace modelgw::pii {
 namespace {
@@ -13,6 +18,22 @@ const std::set<std::string> kModes{"block", "mask", "flag"};
 
 PolicyDefaults defaults() {
   return {"flag", CategorySet::default_critical(), kModes};
+}
+
+// The names plugin.h promises mode plugins (MGW_PII_*) are the detector's,
+// and the critical ones by default are the ones it lists.
+TEST(PiiCategories, TheHeadersVocabularyIsTheDetectors) {
+  const std::map<std::string, bool> header = {{MGW_PII_EMAIL, false},       {MGW_PII_PHONE, false},
+                                              {MGW_PII_IP_ADDRESS, false},  {MGW_PII_DATE_OF_BIRTH, false},
+                                              {MGW_PII_PAYMENT_CARD, true}, {MGW_PII_SSN, true},
+                                              {MGW_PII_IBAN, true},         {MGW_PII_SECRET, true}};
+  ASSERT_EQ(header.size(), kCategoryCount);
+  const CategorySet critical = CategorySet::default_critical();
+  for (Category c : kAllCategories) {
+    const auto it = header.find(std::string(name(c)));
+    ASSERT_NE(it, header.end()) << name(c) << " is missing from plugin.h";
+    EXPECT_EQ(critical.contains(c), it->second) << name(c);
+  }
 }
 
 TEST(PiiPolicySettings, AcceptsEveryMemberWellFormed) {
