@@ -64,7 +64,8 @@ set(expected
     share/cmake/ModelgwSDK/ModelgwSDKTargets.cmake
     share/cmake/ModelgwSDK/ModelgwSDKPlugin.cmake
     share/cmake/ModelgwSDK/exports.map
-    share/pkgconfig/modelgw-sdk.pc)
+    share/pkgconfig/modelgw-sdk.pc
+    bin/modelgw-plugin-conformance)
 foreach(h IN LISTS headers)
   list(APPEND expected include/${h})
 endforeach()

@@ -84,9 +84,11 @@ class StatusTable {
   constexpr StatusTable() noexcept = default;
   constexpr StatusTable(const StatusRow* overrides, std::size_t count) noexcept
       : overrides_(overrides), count_(overrides == nullptr ? 0 : count) {}
+  // No null check here: comparing a static's address with nullptr is not a
+  // constant expression under AddressSanitizer.
   template <std::size_t N>
   constexpr explicit StatusTable(const std::array<StatusRow, N>& overrides) noexcept
-      : StatusTable(overrides.data(), N) {}
+      : overrides_(overrides.data()), count_(N) {}
 
   // The first override row covering `status`, else the first default row,
   // else kUnexpectedStatus.
