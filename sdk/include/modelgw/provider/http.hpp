@@ -80,10 +80,18 @@ inline std::string media_type(const mgw_header* headers, std::size_t count) {
   // Only a media type from this list is named: a header's text is the
   // vendor's (or a proxy's), and "text/<anything>" can carry a credential,
   // which must never reach a client's error message.
-  static constexpr std::string_view kNamed[] = {
-      "text/html",        "text/plain",          "text/xml",        "application/xml",
-      "application/json", "text/event-stream",   "application/x-ndjson", "application/octet-stream",
-      "text/css",         "application/javascript", "application/problem+json", "application/grpc"};
+  static constexpr std::string_view kNamed[] = {"text/html",
+                                                "text/plain",
+                                                "text/xml",
+                                                "application/xml",
+                                                "application/json",
+                                                "text/event-stream",
+                                                "application/x-ndjson",
+                                                "application/octet-stream",
+                                                "text/css",
+                                                "application/javascript",
+                                                "application/problem+json",
+                                                "application/grpc"};
   auto value = find_header(headers, count, "content-type");
   if (!value) return "no content type";
   std::string type;
