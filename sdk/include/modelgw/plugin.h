@@ -116,17 +116,26 @@ typedef int32_t mgw_status;
 /* Error codes a plugin puts in mgw_error_info.code: the spec's (7.3) and the
  * gateway's own. The client sees the code as given; a code outside this list
  * reaches it too, but has no defined meaning to a client. */
-#define MGW_ERR_PROVIDER_FAILED "provider_failed"         /* 502: the vendor failed or answered garbage */
-#define MGW_ERR_PROVIDER_TIMEOUT "provider_timeout"       /* 504: the vendor timed out */
-#define MGW_ERR_RATE_LIMIT_EXCEEDED "rate_limit_exceeded" /* 429: the vendor throttled the call */
-#define MGW_ERR_CONTEXT_LENGTH_EXCEEDED "context_length_exceeded" /* 422: prompt too long for the model */
-#define MGW_ERR_UNSUPPORTED_PARAMETER "unsupported_parameter"     /* 422: the vendor cannot take `param` */
-#define MGW_ERR_INVALID_PARAMETER "invalid_parameter"       /* 400: `param` has a value the vendor refuses */
-#define MGW_ERR_CONTENT_FILTER "content_filter"             /* 422: the vendor's safety filter refused it */
-#define MGW_ERR_INSUFFICIENT_CREDITS "insufficient_credits" /* 402: never from a plugin: the host's budgets \
-                                                             */
-#define MGW_ERR_PII_DETECTED "pii_detected"                 /* 422: a PII mode's callback_reject */
-#define MGW_ERR_INTERNAL "internal_error"                   /* 500: a bug */
+/* 502: the vendor failed or answered garbage */
+#define MGW_ERR_PROVIDER_FAILED "provider_failed"
+/* 504: the vendor timed out */
+#define MGW_ERR_PROVIDER_TIMEOUT "provider_timeout"
+/* 429: the vendor throttled the call */
+#define MGW_ERR_RATE_LIMIT_EXCEEDED "rate_limit_exceeded"
+/* 422: the prompt is too long for the model */
+#define MGW_ERR_CONTEXT_LENGTH_EXCEEDED "context_length_exceeded"
+/* 422: the vendor cannot take `param` */
+#define MGW_ERR_UNSUPPORTED_PARAMETER "unsupported_parameter"
+/* 400: `param` has a value the vendor refuses */
+#define MGW_ERR_INVALID_PARAMETER "invalid_parameter"
+/* 422: the vendor's safety filter refused the request */
+#define MGW_ERR_CONTENT_FILTER "content_filter"
+/* 402: never from a plugin; the host's budgets and credits */
+#define MGW_ERR_INSUFFICIENT_CREDITS "insufficient_credits"
+/* 422: a PII mode's callback_reject */
+#define MGW_ERR_PII_DETECTED "pii_detected"
+/* 500: a bug */
+#define MGW_ERR_INTERNAL "internal_error"
 
 /* PII categories the host detects (mgw_pii_finding.category). Names hold only
  * [a-z_]; a later minor may add categories, so a mode treats an unknown one
