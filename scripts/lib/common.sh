@@ -8,16 +8,22 @@ MODELGW_DEB_PACKAGES=(
   build-essential cmake ninja-build pkg-config ca-certificates curl
   libpoco-dev libboost-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
   libssl-dev libsqlite3-dev libgtest-dev libgmock-dev libpcre2-dev libre2-dev
+  libpqxx-dev libpq-dev
   python3
 )
+
+# The PostgreSQL server the tests start a throw-away cluster of (initdb and
+# pg_ctl from /usr/lib/postgresql/*/bin); scripts/run does not need it.
+MODELGW_TEST_DEB_PACKAGES=(postgresql)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# install_missing_packages [EXTRA_PACKAGE...]
 install_missing_packages() {
   local missing=()
-  for pkg in "${MODELGW_DEB_PACKAGES[@]}"; do
+  for pkg in "${MODELGW_DEB_PACKAGES[@]}" "$@"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$pkg")
     fi

@@ -45,14 +45,15 @@ static_assert(sizeof(mgw_param_sink) == 24 && offsetof(mgw_param_sink, callback_
 static_assert(MGW_PLUGIN_DESCRIPTOR_SIZE_1_0 == 40 && MGW_HOST_API_SIZE_1_0 == 48);
 static_assert(MGW_PROVIDER_HOOKS_SIZE_1_0 == 72 && MGW_PROVIDER_HOOKS_SIZE_1_4 == 80);
 static_assert(MGW_STORAGE_HOOKS_SIZE_1_0 == 136 && MGW_STORAGE_HOOKS_SIZE_1_2 == 216 &&
-              MGW_STORAGE_HOOKS_SIZE_1_3 == 272);
+              MGW_STORAGE_HOOKS_SIZE_1_3 == 272 && MGW_STORAGE_HOOKS_SIZE_1_5 == 312);
 static_assert(MGW_PII_HOOKS_SIZE_1_0 == 48 && MGW_PII_TEXT_SIZE_1_0 == 60 && MGW_PII_SINK_SIZE_1_0 == 40 &&
               MGW_PII_FINDING_SIZE_1_0 == 40);
 static_assert(MGW_CALL_CONTEXT_SIZE_1_0 == 88 && MGW_CALL_CONTEXT_SIZE_1_1 == 104);
 static_assert(MGW_USAGE_SIZE_1_0 == 32 && MGW_USAGE_SIZE_1_2 == 40 && MGW_ERROR_INFO_SIZE_1_0 == 72);
 static_assert(MGW_REQUEST_SINK_SIZE_1_0 == 48 && MGW_RESPONSE_SINK_SIZE_1_0 == 48);
 static_assert(MGW_USAGE_RECORD_SIZE_1_0 == 224 && MGW_USAGE_RECORD_SIZE_1_2 == 320);
-static_assert(MGW_ROW_SINK_SIZE_1_0 == 48 && MGW_ROW_SINK_SIZE_1_2 == 64 && MGW_ROW_SINK_SIZE_1_3 == 80);
+static_assert(MGW_ROW_SINK_SIZE_1_0 == 48 && MGW_ROW_SINK_SIZE_1_2 == 64 && MGW_ROW_SINK_SIZE_1_3 == 80 &&
+              MGW_ROW_SINK_SIZE_1_5 == 88 && MGW_LEDGER_WINDOW_SIZE_1_5 == 40);
 static_assert(MGW_TENANT_RECORD_SIZE_1_0 == 56 && MGW_USAGE_QUERY_SIZE_1_0 == 56);
 
 static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 64 &&
@@ -82,11 +83,17 @@ static_assert(sizeof(mgw_budget_record) == 104 && offsetof(mgw_budget_record, li
 static_assert(sizeof(mgw_lease_request) == 88 && offsetof(mgw_lease_request, holder) == 72);
 static_assert(sizeof(mgw_lease_grant) == 48 && sizeof(mgw_ledger_state) == 24);
 static_assert(sizeof(mgw_usage_query) == 56);
-static_assert(sizeof(mgw_row_sink) == 80 && offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
+static_assert(sizeof(mgw_row_sink) == 88 && offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
               offsetof(mgw_row_sink, callback_usage_group) == 56 &&
               offsetof(mgw_row_sink, callback_idempotency) == 64 &&
-              offsetof(mgw_row_sink, callback_audit) == 72);
-static_assert(sizeof(mgw_storage_hooks) == 272 && offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
+              offsetof(mgw_row_sink, callback_audit) == 72 &&
+              offsetof(mgw_row_sink, callback_ledger_window) == 80);
+// ABI 1.5
+static_assert(sizeof(mgw_ledger_window) == 40 && offsetof(mgw_ledger_window, account) == 8 &&
+              offsetof(mgw_ledger_window, spent) == 32);
+static_assert(sizeof(mgw_storage_hooks) == 312 && offsetof(mgw_storage_hooks, on_tenant_restore) == 272 &&
+              offsetof(mgw_storage_hooks, on_ledger_restore) == 304 &&
+              offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
               offsetof(mgw_storage_hooks, on_prompt_activate) == 128 &&
               offsetof(mgw_storage_hooks, on_usage_page) == 136 &&
               offsetof(mgw_storage_hooks, on_ledger_read) == 208 &&
@@ -104,9 +111,9 @@ static_assert(sizeof(mgw_audit_event) == 152 && offsetof(mgw_audit_event, actor)
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointFour) {
+TEST(AbiLayout, VersionIsOnePointFive) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 4);
+  EXPECT_EQ(MGW_ABI_MINOR, 5);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

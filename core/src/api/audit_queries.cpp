@@ -3,6 +3,7 @@
 #include "api/router.h"
 
 #include "audit/audit_query.h"
+#include "plugins/storage_failure.h"
 
 #include <spdlog/spdlog.h>
 
@@ -40,7 +41,7 @@ net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal&
       return audit::answer_audit_query(request, deps_.storage);
     } catch (const std::exception& e) {
       spdlog::error("request {}: audit query failed: {}", call.request_id(), e.what());
-      out.error = http::internal_error("the gateway's storage failed; retry shortly");
+      out.error = plugins::storage_failure_error(e);
       return out;
     }
   });

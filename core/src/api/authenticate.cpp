@@ -1,5 +1,9 @@
 #include "api/authenticate.h"
 
+#include "plugins/storage_failure.h"
+
+#include <spdlog/spdlog.h>
+
 namespace modelgw::api {
 
 net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, http::ServerCall& call,
@@ -7,7 +11,16 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
   const std::string_view header = call.request().header("Authorization");
   auto result = deps.authenticator.authenticate_cached(header);
   if (!result) {
-    result = co_await net::offload(deps.blocking, [&] { return deps.authenticator.authenticate(header); });
+    // A key or tenant not in the cache needs storage; when it is down, the
+    // client gets a retryable 503 rather than a 500.
+    result = co_await net::offload(deps.blocking, [&]() -> decltype(result) {
+      try {
+        return deps.authenticator.authenticate(header);
+      } catch (const std::exception& e) {
+        spdlog::error("request {}: authentication could not read storage: {}", call.request_id(), e.what());
+        return plugins::storage_failure_error(e);
+      }
+    });
   }
   if (auto* err = std::get_if<http::ApiError>(&*result)) {
     if (deps.audit != nullptr) {
@@ -28,7 +41,16 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
     co_return std::nullopt;
   }
   auto refused = deps.gate.check_cached(principal);
-  if (!refused) refused = co_await net::offload(deps.blocking, [&] { return deps.gate.check(principal); });
+  if (!refused) {
+    refused = co_await net::offload(deps.blocking, [&]() -> decltype(refused) {
+      try {
+        return deps.gate.check(principal);
+      } catch (const std::exception& e) {
+        spdlog::error("request {}: the tenant check could not read storage: {}", call.request_id(), e.what());
+        return std::optional<http::ApiError>(plugins::storage_failure_error(e));
+      }
+    });
+  }
   if (*refused) {
     call.send_error(**refused);
     co_return std::nullopt;

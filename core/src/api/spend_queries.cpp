@@ -3,11 +3,13 @@
 #include "api/router.h"
 
 #include "budget/budget_report.h"
+#include "plugins/storage_failure.h"
 #include "usage/usage_query.h"
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <variant>
 
 namespace modelgw::api {
 namespace {
@@ -28,7 +30,7 @@ net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal&
     } catch (const std::exception& e) {
       spdlog::error("request {}: usage query failed: {}", call.request_id(), e.what());
       usage::UsageAnswer failed;
-      failed.error = http::internal_error("the gateway's storage failed; retry shortly");
+      failed.error = plugins::storage_failure_error(e);
       return failed;
     }
   });
@@ -40,19 +42,19 @@ net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal&
 }
 
 net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principal& principal) {
-  auto body = co_await net::offload(deps_.auth.blocking, [&]() -> std::optional<std::string> {
+  auto body = co_await net::offload(deps_.auth.blocking, [&]() -> std::variant<std::string, http::ApiError> {
     try {
       return budget::budgets_report(deps_.storage, principal.tenant_id, now_ms()).dump();
     } catch (const std::exception& e) {
       spdlog::error("request {}: budgets query failed: {}", call.request_id(), e.what());
-      return std::nullopt;
+      return plugins::storage_failure_error(e);
     }
   });
-  if (!body) {
-    call.send_error(http::internal_error("the gateway's storage failed; retry shortly"));
+  if (auto* error = std::get_if<http::ApiError>(&body)) {
+    call.send_error(*error);
     co_return;
   }
-  call.send_object(200, *body);
+  call.send_object(200, std::get<std::string>(body));
 }
 
 }  // namespace modelgw::api

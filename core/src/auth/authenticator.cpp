@@ -1,6 +1,7 @@
 #include "auth/authenticator.h"
 
 #include "auth/api_key.h"
+#include "plugins/storage_failure.h"
 
 #include <spdlog/spdlog.h>
 
@@ -83,6 +84,7 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate_key(std::str
     principal = lookup(hash);
   } catch (const plugins::StorageError& e) {
     spdlog::error("api key lookup failed: {}", e.what());
+    if (plugins::storage_unreachable(e)) return plugins::storage_failure_error(e);
     return http::internal_error("the gateway could not check the API key right now; retry shortly");
   }
   if (!principal) return unauthorized("invalid_api_key", "the API key is not valid or has been revoked");
@@ -103,6 +105,7 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate_jwt(std::str
     tenant_id = lookup_tenant(claims.tenant);
   } catch (const plugins::StorageError& e) {
     spdlog::error("tenant lookup for a JWT (kid '{}') failed: {}", claims.kid, e.what());
+    if (plugins::storage_unreachable(e)) return plugins::storage_failure_error(e);
     return http::internal_error("the gateway could not check the token's tenant right now; retry shortly");
   }
   if (!tenant_id) {

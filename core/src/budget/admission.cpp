@@ -125,7 +125,7 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
     if (unavailable) {
       http::ApiError error{
           503,
-          "service_unavailable",
+          "storage_unavailable",
           "the gateway cannot reach its budget store to hold this request's cost; retry shortly",
           {}};
       error.retry_after_s = 1;

@@ -8,6 +8,7 @@
 #include "chat/spend_step.h"
 #include "chat/upstream_attempt.h"
 #include "idempotency/idempotency_key.h"
+#include "plugins/storage_failure.h"
 #include "prompts/prompt_invocation.h"
 
 #include <spdlog/spdlog.h>
@@ -21,16 +22,17 @@ void ChatEndpoint::answer_error(http::ServerCall& call, http::ApiError error, Ou
 net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Principal& principal) {
   Outcome outcome;
   open_outcome(outcome, call, principal);
-  bool crashed = false;
+  std::optional<http::ApiError> crashed;
   try {
     co_await serve(call, outcome);
   } catch (const std::exception& e) {
     spdlog::error("request {}: unexpected failure: {}", call.request_id(), e.what());
-    crashed = true;
+    // Storage that cannot be reached is the one expected failure here: 503.
+    crashed = plugins::storage_unreachable(e) ? plugins::storage_failure_error(e) : http::internal_error();
   }
   if (crashed) {
-    if (!call.answered()) answer_error(call, http::internal_error(), outcome);
-    if (outcome.row.error_code.empty()) outcome.row.error_code = "internal_error";
+    if (outcome.row.error_code.empty()) outcome.row.error_code = crashed->code;
+    if (!call.answered()) answer_error(call, std::move(*crashed), outcome);
   }
   settle_spend(outcome, deps_.catalog, deps_.spend);
   // Only a complete, successful answer is kept for retries (README): any

@@ -12,6 +12,7 @@
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
+#include "storage_copy/storage_copy.h"
 
 #include <modelgw/plugin.h>
 
@@ -61,6 +62,11 @@ commands:
   credits show --tenant T            the tenant's credit account
   credits top-up --tenant T --amount USD
                                      add to the tenant's prepaid balance (opens the account)
+  storage copy --from F1 --to F2     copy everything the storage of config F1 holds into the (empty)
+                                     storage of config F2, then verify it; run again to resume
+  migrate                            bring the storage's schema up to date, then exit
+                                     (with storage.options.migrate false, serve refuses an
+                                     older schema until this has run)
   audit verify [--tenant T]          check every audit chain (or T's): names the first event
                                      edited, removed, inserted or reordered; exit 1 if any
   version                            print the version and plugin ABI
@@ -384,6 +390,45 @@ int cmd_credits(const Arguments& args) {
   throw UsageError("unknown credits subcommand '" + sub + "' (show, top-up)");
 }
 
+// Opens the configured storage with "migrate": true, whatever the file says:
+// the plugin applies every missing step (safe while other instances start or
+// migrate: each plugin serialises its steps) and reports what it did through
+// the log.
+int cmd_migrate(const Arguments& args) {
+  config::Config config = config::load_file(config_path(args));
+  logging::init("info", false);
+  if (!config.storage.options.is_object()) config.storage.options = nlohmann::json::object();
+  config.storage.options["migrate"] = true;
+  auto storage = open_storage(config);
+  std::cout << "storage '" << storage->plugin_name() << "': schema up to date\n";
+  return 0;
+}
+
+int cmd_storage(const Arguments& args) {
+  const std::string sub = args.word(1, "storage subcommand (copy)");
+  if (sub != "copy") throw UsageError("unknown storage subcommand '" + sub + "' (copy)");
+  const auto from_path = args.option("from");
+  const auto to_path = args.option("to");
+  if (!from_path || !to_path)
+    throw UsageError("storage copy needs --from FILE and --to FILE (two configurations)");
+  logging::init("warn", false);
+  const config::Config from_config = config::load_file(*from_path);
+  const config::Config to_config = config::load_file(*to_path);
+  auto from = open_storage(from_config);
+  auto to = open_storage(to_config);
+  storage_copy::CopyOptions options;
+  options.progress = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
+  try {
+    storage_copy::copy_storage(*from, *to, options);
+  } catch (const storage_copy::CopyError& e) {
+    std::cerr << "modelgw: storage copy: " << e.what() << "\n";
+    return 1;
+  }
+  std::cout << "copied " << *from_path << " (" << from->plugin_name() << ") into " << *to_path << " ("
+            << to->plugin_name() << ")\n";
+  return 0;
+}
+
 int cmd_audit(const Arguments& args) {
   const std::string sub = args.word(1, "audit subcommand (verify)");
   if (sub != "verify") throw UsageError("unknown audit subcommand '" + sub + "' (verify)");
@@ -434,6 +479,8 @@ int run(int argc, char** argv) {
     if (command == "budgets") return cmd_budgets(args);
     if (command == "credits") return cmd_credits(args);
     if (command == "audit") return cmd_audit(args);
+    if (command == "migrate") return cmd_migrate(args);
+    if (command == "storage") return cmd_storage(args);
     if (command == "version" || command == "--version") {
       std::cout << "modelgw " << MODELGW_VERSION << " (plugin ABI " << MGW_ABI_MAJOR << "." << MGW_ABI_MINOR
                 << ")\n";

@@ -34,6 +34,7 @@ struct Rows {
   std::vector<UsageGroup> groups;
   std::vector<IdempotencyRow> idempotency;
   std::vector<AuditRow> audit;
+  std::vector<LedgerWindow> ledger;
 
   // One sink entry point per row type: never unwinds into the plugin, and
   // refuses a row whose struct_size does not cover the fields its version has.
@@ -58,7 +59,8 @@ struct Rows {
                     &entry<mgw_budget_record, &Rows::take_budget, MGW_BUDGET_RECORD_SIZE_1_2>,
                     &entry<mgw_usage_group, &Rows::take_group, MGW_USAGE_GROUP_SIZE_1_2>,
                     &entry<mgw_idempotency_record, &Rows::take_idempotency, MGW_IDEMPOTENCY_RECORD_SIZE_1_3>,
-                    &entry<mgw_audit_event, &Rows::take_audit, MGW_AUDIT_EVENT_SIZE_1_3>};
+                    &entry<mgw_audit_event, &Rows::take_audit, MGW_AUDIT_EVENT_SIZE_1_3>,
+                    &entry<mgw_ledger_window, &Rows::take_ledger, MGW_LEDGER_WINDOW_SIZE_1_5>};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   void take_tenant(const mgw_tenant_record* r) {
@@ -120,6 +122,9 @@ struct Rows {
     audit.push_back(AuditRow{r->id, r->tenant_id, r->seq, r->created_unix_ms, s(r->actor), s(r->action),
                              s(r->target), s(r->request_id), s(r->details_json), s(r->prev_hash),
                              s(r->hash)});
+  }
+  void take_ledger(const mgw_ledger_window* r) {
+    ledger.push_back(LedgerWindow{s(r->account), r->window_start_unix_ms, r->spent});
   }
   void take_group(const mgw_usage_group* r) {
     groups.push_back(UsageGroup{s(r->key), r->requests, r->prompt_tokens, r->completion_tokens,
@@ -559,6 +564,74 @@ std::vector<AuditRow> Storage::audit_heads() {
   Rows rows{error};
   check(heads(handle_, &rows.sink, &error.sink), error, "read audit chain heads");
   return std::move(rows.audit);
+}
+
+bool Storage::supports_restore() const {
+  return hooks_.on_tenant_restore != nullptr && hooks_.on_api_key_restore != nullptr &&
+         hooks_.on_budget_restore != nullptr && hooks_.on_ledger_list != nullptr &&
+         hooks_.on_ledger_restore != nullptr;
+}
+
+void Storage::restore_tenant(const Tenant& tenant) {
+  auto restore = MGW_STORAGE_HOOK(on_tenant_restore, "restore copied rows");
+  mgw_tenant_record r{};
+  r.struct_size = sizeof r;
+  r.id = tenant.id;
+  r.name = mgw::str(tenant.name);
+  r.created_unix_ms = tenant.created_unix_ms;
+  r.settings_json = mgw::str(tenant.settings_json);
+  ErrorText error;
+  check(restore(handle_, &r, &error.sink), error, "restore tenant");
+}
+
+void Storage::restore_api_key(const ApiKeyRow& key) {
+  auto restore = MGW_STORAGE_HOOK(on_api_key_restore, "restore copied rows");
+  mgw_api_key_record r{};
+  r.struct_size = sizeof r;
+  r.id = key.id;
+  r.tenant_id = key.tenant_id;
+  r.key_hash = mgw::str(key.key_hash);
+  r.display_prefix = mgw::str(key.display_prefix);
+  r.scopes = mgw::str(key.scopes);
+  r.created_unix_ms = key.created_unix_ms;
+  r.revoked_unix_ms = key.revoked_unix_ms;
+  ErrorText error;
+  check(restore(handle_, &r, &error.sink), error, "restore api key");
+}
+
+void Storage::restore_budget(const BudgetRow& budget) {
+  auto restore = MGW_STORAGE_HOOK(on_budget_restore, "restore copied rows");
+  mgw_budget_record r{};
+  r.struct_size = sizeof r;
+  r.id = budget.id;
+  r.tenant_id = budget.tenant_id;
+  r.scope = mgw::str(budget.scope);
+  r.subject = mgw::str(budget.subject);
+  r.name = mgw::str(budget.name);
+  r.window = mgw::str(budget.window);
+  r.limit_micros = budget.limit_micros;
+  r.created_unix_ms = budget.created_unix_ms;
+  ErrorText error;
+  check(restore(handle_, &r, &error.sink), error, "restore budget");
+}
+
+std::vector<LedgerWindow> Storage::ledger_windows() {
+  auto list = MGW_STORAGE_HOOK(on_ledger_list, "list ledger windows");
+  ErrorText error;
+  Rows rows{error};
+  check(list(handle_, &rows.sink, &error.sink), error, "list ledger windows");
+  return std::move(rows.ledger);
+}
+
+void Storage::restore_ledger_window(const LedgerWindow& window) {
+  auto restore = MGW_STORAGE_HOOK(on_ledger_restore, "restore copied rows");
+  mgw_ledger_window r{};
+  r.struct_size = sizeof r;
+  r.account = mgw::str(window.account);
+  r.window_start_unix_ms = window.window_start_unix_ms;
+  r.spent = window.spent;
+  ErrorText error;
+  check(restore(handle_, &r, &error.sink), error, "restore ledger window");
 }
 
 #undef MGW_STORAGE_HOOK

@@ -186,6 +186,13 @@ struct AuditFilter {
   std::int64_t limit = 100;
 };
 
+// What one ledger account's window has spent (storage copy moves these).
+struct LedgerWindow {
+  std::string account;
+  std::int64_t window_start_unix_ms = 0;
+  std::int64_t spent = 0;
+};
+
 struct UsageQuery {
   std::int64_t tenant_id = 0;
   std::string request_id;
@@ -257,6 +264,17 @@ class Storage {
   bool append_audit(const std::vector<AuditRow>& events);
   std::vector<AuditRow> audit_page(const AuditFilter& filter);
   std::vector<AuditRow> audit_heads();  // the newest event of every chain
+
+  // Restoring another database's rows with their ids (ABI 1.5, storage
+  // copy). Each is idempotent; a different row in the way throws
+  // StorageError(MGW_CONFLICT). supports_restore() says whether the plugin
+  // can be copied into.
+  bool supports_restore() const;
+  void restore_tenant(const Tenant& tenant);
+  void restore_api_key(const ApiKeyRow& key);
+  void restore_budget(const BudgetRow& budget);
+  std::vector<LedgerWindow> ledger_windows();
+  void restore_ledger_window(const LedgerWindow& window);
 
   std::string plugin_name() const { return library_->name(); }
 

@@ -44,10 +44,15 @@ Config parse_config(std::string_view json) {
   auto options = nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
   if (options.is_discarded()) bad("", "not valid JSON");
   if (!options.is_object()) bad("", "must be a JSON object");
-  for (const auto& item : options.items()) {
-    if (item.key() != "path" && item.key() != "busy_timeout_ms") bad(item.key(), "unknown option");
-  }
   Config config;
+  for (const auto& item : options.items()) {
+    if (item.key() != "path" && item.key() != "busy_timeout_ms" && item.key() != "migrate")
+      bad(item.key(), "unknown option");
+  }
+  if (auto it = options.find("migrate"); it != options.end()) {
+    if (!it->is_boolean()) bad("migrate", "must be true or false");
+    config.migrate = it->get<bool>();
+  }
   config.path = parse_path(options);
   config.busy_timeout_ms = parse_busy_timeout(options, config.busy_timeout_ms);
   return config;

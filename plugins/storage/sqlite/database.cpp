@@ -33,7 +33,7 @@ Database::Database(const mgw_host_api* host, Config config) : host_(host), confi
     idle_readers_.reserve(kMaxIdleReaders);  // so release_reader never allocates
     create_parent_folders(config_.path);
     writer_ = std::make_unique<Connection>(config_.path, Connection::Role::kWriter, config_.busy_timeout_ms);
-    auto result = migrate(*writer_, host_);
+    auto result = migrate(*writer_, host_, config_.migrate);
     schema_version_ = result.to;
   } catch (const Failure& failure) {
     throw Failure(failure.status(), config_.path + ": " + failure.what());

@@ -1,7 +1,7 @@
 // The storage hooks, one group per file: storage.cpp (open/close),
 // tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp,
-// idempotency.cpp, audit.cpp. plugin_entry.cpp puts them in the table. Every hook is noexcept and returns a
-// status for anything that goes wrong.
+// idempotency.cpp, audit.cpp, restore.cpp. plugin_entry.cpp puts them in the table. Every hook is noexcept
+// and returns a status for anything that goes wrong.
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -83,5 +83,16 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
 mgw_status audit_page(mgw_storage* storage, const mgw_audit_filter* filter, const mgw_row_sink* out,
                       const mgw_text_sink* error) noexcept;
 mgw_status audit_heads(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+
+// ABI 1.5: restore.cpp.
+mgw_status tenant_restore(mgw_storage* storage, const mgw_tenant_record* record,
+                          const mgw_text_sink* error) noexcept;
+mgw_status api_key_restore(mgw_storage* storage, const mgw_api_key_record* record,
+                           const mgw_text_sink* error) noexcept;
+mgw_status budget_restore(mgw_storage* storage, const mgw_budget_record* record,
+                          const mgw_text_sink* error) noexcept;
+mgw_status ledger_list(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+mgw_status ledger_restore(mgw_storage* storage, const mgw_ledger_window* window,
+                          const mgw_text_sink* error) noexcept;
 
 }  // namespace mgw_sqlite

@@ -231,7 +231,7 @@ int latest_schema_version() noexcept {
   return static_cast<int>(kMigrations.size());
 }
 
-MigrationResult migrate(Connection& writer, const mgw_host_api* host) {
+MigrationResult migrate(Connection& writer, const mgw_host_api* host, bool apply) {
   const int latest = latest_schema_version();
   MigrationResult result{-1, -1};
   for (;;) {
@@ -249,6 +249,12 @@ MigrationResult migrate(Connection& writer, const mgw_host_api* host) {
       transaction.commit();
       result.to = latest;
       return result;
+    }
+    if (!apply) {
+      throw Failure(MGW_UNSUPPORTED, "database schema version " + std::to_string(current) +
+                                         " is older than this plugin's (" + std::to_string(latest) +
+                                         ") and storage.options.migrate is false; run `modelgw migrate "
+                                         "--config FILE` first");
     }
     const Migration& step = kMigrations[static_cast<std::size_t>(current)];
     writer.exec(step.sql);

@@ -32,6 +32,8 @@ struct MigrationResult {
 // MGW_UNSUPPORTED (naming both versions) for a database newer than this plugin.
 // Safe against another process migrating the same file at the same time: the
 // version is read inside each step's BEGIN IMMEDIATE transaction.
-MigrationResult migrate(Connection& writer, const mgw_host_api* host);
+// With apply false, an older database is refused (MGW_UNSUPPORTED, naming
+// `modelgw migrate`) instead of migrated.
+MigrationResult migrate(Connection& writer, const mgw_host_api* host, bool apply = true);
 
 }  // namespace mgw_sqlite

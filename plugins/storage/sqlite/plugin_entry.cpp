@@ -43,6 +43,11 @@ constexpr mgw_storage_hooks kHooks{
     .on_audit_append = &mgw_sqlite::audit_append,
     .on_audit_page = &mgw_sqlite::audit_page,
     .on_audit_heads = &mgw_sqlite::audit_heads,
+    .on_tenant_restore = &mgw_sqlite::tenant_restore,
+    .on_api_key_restore = &mgw_sqlite::api_key_restore,
+    .on_budget_restore = &mgw_sqlite::budget_restore,
+    .on_ledger_list = &mgw_sqlite::ledger_list,
+    .on_ledger_restore = &mgw_sqlite::ledger_restore,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

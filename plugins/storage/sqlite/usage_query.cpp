@@ -37,7 +37,7 @@ Filter check_filter(const mgw_usage_filter* in) {
   out.model = text_arg(out.f.model, "model");
   out.feature = text_arg(out.f.feature, "feature");
   out.group_by = text_arg(out.f.group_by, "group_by");
-  if (out.f.tenant_id <= 0) throw Failure(MGW_INVALID_ARGUMENT, "tenant_id: must be positive");
+  if (out.f.tenant_id < 0) throw Failure(MGW_INVALID_ARGUMENT, "tenant_id: must not be negative");
   return out;
 }
 

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 4
+#define MGW_ABI_MINOR 5
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -647,7 +647,9 @@ typedef struct mgw_usage_query {
 } mgw_usage_query;
 
 /* ABI 1.2: filters for on_usage_page and on_usage_totals. A zero / empty
- * field does not filter, except tenant_id, which always does. */
+ * field does not filter, except tenant_id, which always does: tenant_id 0
+ * selects the records of requests refused before a tenant was known (ABI 1.5;
+ * a plugin of an older minor may refuse it with MGW_INVALID_ARGUMENT). */
 typedef struct mgw_usage_filter {
   uint32_t struct_size;
   int64_t tenant_id;
@@ -730,6 +732,16 @@ typedef struct mgw_ledger_state {
   int64_t reserved; /* live unsettled lease amounts */
 } mgw_ledger_state;
 
+/* ABI 1.5: what one account's window has spent, as `modelgw storage copy`
+ * moves it between databases (leases are not moved: they belong to the
+ * processes of the old deployment). OWNERSHIP: borrowed for the call. */
+typedef struct mgw_ledger_window {
+  uint32_t struct_size;
+  mgw_str account;
+  int64_t window_start_unix_ms;
+  int64_t spent;
+} mgw_ledger_window;
+
 /* ABI 1.3: one idempotency key of a tenant (POST /v1/chat/completions with an
  * Idempotency-Key). A key is first claimed (pending) by the request that will
  * make the call, then either completed with the response the host will replay
@@ -803,6 +815,8 @@ typedef struct mgw_row_sink {
   /* ABI 1.3 */
   void (*callback_idempotency)(void* host_data, const mgw_idempotency_record* row);
   void (*callback_audit)(void* host_data, const mgw_audit_event* row);
+  /* ABI 1.5 */
+  void (*callback_ledger_window)(void* host_data, const mgw_ledger_window* row);
 } mgw_row_sink;
 
 /* OWNERSHIP: plugin-owned, static. Every hook below borrows its arguments for
@@ -818,7 +832,11 @@ typedef struct mgw_storage_hooks {
   uint32_t struct_size;
   /* Opens the database named by `config_json` (the storage.options object) and
    * brings its schema to the plugin's current version; a database whose schema
-   * is newer than the plugin knows is MGW_UNSUPPORTED. OWNERSHIP: *out is the
+   * is newer than the plugin knows is MGW_UNSUPPORTED. Every storage plugin
+   * accepts the boolean member "migrate" (default true): false refuses an
+   * older schema with MGW_UNSUPPORTED instead of migrating it, and the host's
+   * `modelgw migrate` opens with it set to true. Migrating must be safe while
+   * other processes open the same database. OWNERSHIP: *out is the
    * plugin's until on_storage_close. THREADING: main thread. */
   mgw_status (*on_storage_open)(const mgw_host_api* host, mgw_str config_json, mgw_storage** out,
                                 const mgw_text_sink* error);
@@ -979,6 +997,33 @@ typedef struct mgw_storage_hooks {
   /* The newest event of every chain (one per tenant_id that has events), by
    * tenant_id, through callback_audit. */
   mgw_status (*on_audit_heads)(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error);
+
+  /* ABI 1.5: moving a deployment to another database (`modelgw storage copy`).
+   * A plugin without these can be copied from (every hook it needs is older)
+   * but not into. The restores keep the source's ids, which usage records,
+   * budgets, ledger accounts and audit events refer to, and are idempotent so
+   * an interrupted copy can run again: a row equal to the one given is OK, a
+   * different row holding its id (or its unique name, hash or scope) is
+   * MGW_CONFLICT, leaving the database unchanged. After a restore, ids the
+   * plugin assigns on create are above every restored one.
+   *
+   * Stores the tenant with record->id, name, created_unix_ms and settings_json. */
+  mgw_status (*on_tenant_restore)(mgw_storage* storage, const mgw_tenant_record* record,
+                                  const mgw_text_sink* error);
+  /* Stores the key with record->id (tenant_name ignored), revoked_unix_ms
+   * included. MGW_INVALID_ARGUMENT for an unknown tenant_id. */
+  mgw_status (*on_api_key_restore)(mgw_storage* storage, const mgw_api_key_record* record,
+                                   const mgw_text_sink* error);
+  /* Stores the budget with record->id. MGW_INVALID_ARGUMENT for an unknown tenant_id. */
+  mgw_status (*on_budget_restore)(mgw_storage* storage, const mgw_budget_record* record,
+                                  const mgw_text_sink* error);
+  /* Every ledger window with its settled spend, by account then window,
+   * through callback_ledger_window. */
+  mgw_status (*on_ledger_list)(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error);
+  /* Stores a window's spend where the account has none for that window yet;
+   * equal is OK; a different stored spend is MGW_CONFLICT. */
+  mgw_status (*on_ledger_restore)(mgw_storage* storage, const mgw_ledger_window* window,
+                                  const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -1019,15 +1064,18 @@ typedef struct mgw_storage_hooks {
 #define MGW_LEASE_REQUEST_SIZE_1_2 MGW_SIZE_THROUGH(mgw_lease_request, holder)
 #define MGW_LEASE_GRANT_SIZE_1_2 MGW_SIZE_THROUGH(mgw_lease_grant, reserved)
 #define MGW_LEDGER_STATE_SIZE_1_2 MGW_SIZE_THROUGH(mgw_ledger_state, reserved)
+#define MGW_LEDGER_WINDOW_SIZE_1_5 MGW_SIZE_THROUGH(mgw_ledger_window, spent)
 #define MGW_IDEMPOTENCY_RECORD_SIZE_1_3 MGW_SIZE_THROUGH(mgw_idempotency_record, expires_unix_ms)
 #define MGW_AUDIT_EVENT_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_event, hash)
 #define MGW_AUDIT_FILTER_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_filter, limit)
 #define MGW_ROW_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_row_sink, callback_prompt_version)
 #define MGW_ROW_SINK_SIZE_1_2 MGW_SIZE_THROUGH(mgw_row_sink, callback_usage_group)
 #define MGW_ROW_SINK_SIZE_1_3 MGW_SIZE_THROUGH(mgw_row_sink, callback_audit)
+#define MGW_ROW_SINK_SIZE_1_5 MGW_SIZE_THROUGH(mgw_row_sink, callback_ledger_window)
 #define MGW_STORAGE_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_storage_hooks, on_prompt_activate)
 #define MGW_STORAGE_HOOKS_SIZE_1_2 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_read)
 #define MGW_STORAGE_HOOKS_SIZE_1_3 MGW_SIZE_THROUGH(mgw_storage_hooks, on_audit_heads)
+#define MGW_STORAGE_HOOKS_SIZE_1_5 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_restore)
 
 #ifdef __cplusplus
 } /* extern "C" */

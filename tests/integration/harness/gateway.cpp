@@ -71,11 +71,16 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
   y << "server:\n"
     << "  listen: \"127.0.0.1:" << port << "\"\n"
     << "  max_body_bytes: " << o.max_body_bytes << "\n"
-    << o.extra_server_yaml << "storage:\n"
-    << "  plugin: sqlite\n"
-    << "  options:\n"
-    << "    path: \"" << db << "\"\n";
-  if (o.storage_busy_timeout_ms > 0) y << "    busy_timeout_ms: " << o.storage_busy_timeout_ms << "\n";
+    << o.extra_server_yaml;
+  if (!o.storage_yaml.empty()) {
+    y << o.storage_yaml;
+  } else {
+    y << "storage:\n"
+      << "  plugin: sqlite\n"
+      << "  options:\n"
+      << "    path: \"" << db << "\"\n";
+    if (o.storage_busy_timeout_ms > 0) y << "    busy_timeout_ms: " << o.storage_busy_timeout_ms << "\n";
+  }
   y << "plugins:\n"
     << "  dir: \"" << MODELGW_PLUGIN_DIR << "\"\n"
     << "auth:\n"

@@ -59,6 +59,7 @@ struct GatewayOptions {
   int storage_busy_timeout_ms = 0;   // the sqlite plugin's busy_timeout_ms; 0: its default
   std::string db_path;               // the SQLite file; empty: one in the gateway's temp dir.
                                      // Two gateways given one path share a store (scale-out tests).
+  std::string storage_yaml;          // a whole `storage:` section replacing the SQLite one (PostgreSQL)
   std::string openai_base_url;       // replaces the fake's address for provider "openai"
   std::string openai_ca_file;        // ca_file of provider "openai"
   Env env;                           // added to the gateway's environment

@@ -80,5 +80,18 @@ TEST_F(ConfigTest, NotADatabaseFailsNamingThePath) {
   EXPECT_THAT(result.error, HasSubstr("not a database"));
 }
 
+TEST_F(ConfigTest, MigrateFalseRefusesAnOlderSchemaAndMigrateTrueBringsItUp) {
+  EXPECT_EQ(refused(config_for(db_path(), R"("migrate": "yes")")),
+            "storage.options.migrate: must be true or false");
+  auto result = open_storage(config_for(db_path(), R"("migrate": false)"));
+  EXPECT_EQ(result.status, MGW_UNSUPPORTED);
+  EXPECT_EQ(result.storage, nullptr);
+  EXPECT_THAT(result.error, HasSubstr("schema version 0 is older"));
+  EXPECT_THAT(result.error, HasSubstr("modelgw migrate"));
+  { Storage migrated(db_path(), R"("migrate": true)"); }
+  // Once current, migrate: false opens it.
+  { Storage current(db_path(), R"("migrate": false)"); }
+}
+
 }  // namespace
 }  // namespace sqlite_test

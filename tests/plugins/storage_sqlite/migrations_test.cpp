@@ -1,4 +1,5 @@
-// Schema versions: fresh files, reopening, newer files, failed steps, WAL.
+// Schema versions: fresh files, reopening, newer files, failed steps, WAL, and
+// a version-1 file (tenant settings, prompt and PII columns) migrated with its rows.
 #include "test_support.h"
 
 namespace sqlite_test {
@@ -11,6 +12,13 @@ using ::testing::IsSupersetOf;
 constexpr int64_t kCurrentVersion = 6;
 
 class MigrationsTest : public StorageTest {};
+
+// The settings document of the tenant `name`, read through the hooks.
+std::string settings_of(mgw_storage* storage, const std::string& name) {
+  RowRecorder rows;
+  EXPECT_EQ(hooks().on_tenant_find(storage, mgw::str(name), &rows.sink, nullptr), MGW_OK);
+  return rows.tenants.empty() ? std::string("<none>") : rows.tenants[0].settings_json;
+}
 
 TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
   { Storage storage(db_path()); }
@@ -128,6 +136,39 @@ TEST_F(MigrationsTest, FileIsInWalMode) {
   RawDb raw(db_path());
   EXPECT_EQ(raw.text("PRAGMA journal_mode"), "wal");
   EXPECT_TRUE(fs::exists(db_path().string() + "-wal"));
+}
+
+TEST_F(MigrationsTest, VersionOneDatabaseMigratesWithItsRowsAndSettings) {
+  {
+    // The tables of schema version 1 that migration 2 alters, with a row each.
+    RawDb raw(db_path());
+    raw.exec(R"sql(
+      CREATE TABLE tenants (id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL, created_unix_ms INTEGER NOT NULL);
+      CREATE TABLE api_keys (id INTEGER PRIMARY KEY, tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+        key_hash TEXT UNIQUE NOT NULL, display_prefix TEXT NOT NULL, scopes TEXT NOT NULL,
+        created_unix_ms INTEGER NOT NULL, revoked_unix_ms INTEGER NOT NULL DEFAULT 0);
+      CREATE TABLE usage_records (id INTEGER PRIMARY KEY, request_id TEXT NOT NULL, tenant_id INTEGER NOT NULL,
+        key_id INTEGER NOT NULL, alias TEXT NOT NULL, provider TEXT NOT NULL, upstream_model TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, total_tokens INTEGER NOT NULL,
+        http_status INTEGER NOT NULL, error_code TEXT NOT NULL, latency_us INTEGER NOT NULL,
+        ttft_us INTEGER NOT NULL, streamed INTEGER NOT NULL, created_unix_ms INTEGER NOT NULL);
+      INSERT INTO tenants VALUES (1, 'old', 5);
+      INSERT INTO usage_records VALUES (1, 'req_old', 1, 0, 'a', 'p', 'm', 1, 2, 3, 200, '', 10, -1, 0, 7);
+      PRAGMA user_version = 1;
+    )sql");
+  }
+  Storage storage(db_path());
+  EXPECT_EQ(settings_of(storage.get(), "old"), "{}");
+  RowRecorder rows;
+  mgw_usage_query q{};
+  q.struct_size = sizeof q;
+  ASSERT_EQ(h().on_usage_query(storage.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.usage.size(), 1u);
+  EXPECT_EQ(rows.usage[0].request_id, "req_old");
+  EXPECT_EQ(rows.usage[0].prompt_name, "");
+  EXPECT_EQ(rows.usage[0].prompt_version, 0);
+  EXPECT_EQ(rows.usage[0].pii_action, "") << "migration 3 ran too, over the old row";
+  EXPECT_EQ(rows.usage[0].pii_findings, "");
 }
 
 }  // namespace

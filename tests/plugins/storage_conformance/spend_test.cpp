@@ -1,14 +1,14 @@
-// ABI 1.2 in the SQLite store: budgets, ledger leases (the invariant that no
+// ABI 1.2 in every store: budgets, ledger leases (the invariant that no
 // interleaving of processes passes a limit), charges settled with usage
 // records, usage pages by seq, and totals from the rollups equal to a scan.
-#include "test_support.h"
+#include "fixture.h"
 
 #include <atomic>
 #include <chrono>
 #include <map>
 #include <random>
 
-namespace sqlite_test {
+namespace storage_test {
 namespace {
 
 std::int64_t now_ms() {
@@ -16,11 +16,11 @@ std::int64_t now_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-class SpendStoreTest : public ::testing::Test {
+class SpendStoreTest : public StorageTest {
  protected:
   void SetUp() override {
-    store_ = std::make_unique<Storage>(dir_.path() / "spend.db");
-    ASSERT_EQ(hooks().on_tenant_create(store_->get(), mgw::str("acme"), 1000, &tenant_, nullptr), MGW_OK);
+    StorageTest::SetUp();
+    ASSERT_EQ(h().on_tenant_create(storage(), mgw::str("acme"), 1000, &tenant_, nullptr), MGW_OK);
   }
 
   mgw_status create_budget(const std::string& scope, const std::string& subject, const std::string& window,
@@ -32,7 +32,7 @@ class SpendStoreTest : public ::testing::Test {
     b.subject = mgw::str(subject);
     b.window = mgw::str(window);
     b.limit_micros = limit;
-    return hooks().on_budget_create(store_->get(), &b, id, nullptr);
+    return h().on_budget_create(storage(), &b, id, nullptr);
   }
 
   mgw_lease_grant take(mgw_storage* s, const std::string& account, std::int64_t limit, std::int64_t want,
@@ -49,14 +49,14 @@ class SpendStoreTest : public ::testing::Test {
     r.holder = mgw::str("test");
     mgw_lease_grant g{};
     g.struct_size = sizeof g;
-    EXPECT_EQ(hooks().on_lease_take(s, &r, &g, nullptr), MGW_OK);
+    EXPECT_EQ(h().on_lease_take(s, &r, &g, nullptr), MGW_OK);
     return g;
   }
 
   mgw_ledger_state read(const std::string& account) {
     mgw_ledger_state st{};
     st.struct_size = sizeof st;
-    EXPECT_EQ(hooks().on_ledger_read(store_->get(), mgw::str(account), 100, now_ms(), &st, nullptr), MGW_OK);
+    EXPECT_EQ(h().on_ledger_read(storage(), mgw::str(account), 100, now_ms(), &st, nullptr), MGW_OK);
     return st;
   }
 
@@ -68,15 +68,13 @@ class SpendStoreTest : public ::testing::Test {
     u.cost_micros = amount;
     u.charges = {mgw_ledger_charge{lease, amount}};
     const auto r = u.record();
-    ASSERT_EQ(hooks().on_usage_insert(s, &r, 1, nullptr), MGW_OK);
+    ASSERT_EQ(h().on_usage_insert(s, &r, 1, nullptr), MGW_OK);
   }
 
-  TempDir dir_;
-  std::unique_ptr<Storage> store_;
   int64_t tenant_ = 0;
 };
 
-TEST_F(SpendStoreTest, BudgetsAreCreatedListedChangedAndDeleted) {
+TEST_P(SpendStoreTest, BudgetsAreCreatedListedChangedAndDeleted) {
   std::int64_t month = 0, feature = 0, credit = 0;
   ASSERT_EQ(create_budget("tenant", "", "month", 5'000'000, &month), MGW_OK);
   ASSERT_EQ(create_budget("feature", "search", "day", 1'000'000, &feature), MGW_OK);
@@ -91,86 +89,84 @@ TEST_F(SpendStoreTest, BudgetsAreCreatedListedChangedAndDeleted) {
   EXPECT_EQ(create_budget("tenant", "", "hour", 1, &again, 999), MGW_INVALID_ARGUMENT);
 
   RowRecorder rows;
-  ASSERT_EQ(hooks().on_budget_list(store_->get(), tenant_, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_budget_list(storage(), tenant_, &rows.sink, nullptr), MGW_OK);
   ASSERT_EQ(rows.budgets.size(), 3u);
   EXPECT_EQ(rows.budgets[1].scope, "feature");
   EXPECT_EQ(rows.budgets[1].subject, "search");
   EXPECT_EQ(rows.budgets[1].window, "day");
 
   std::int64_t limit = 0;
-  ASSERT_EQ(hooks().on_budget_set_limit(store_->get(), credit, 0, 500'000, &limit, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_budget_set_limit(storage(), credit, 0, 500'000, &limit, nullptr), MGW_OK);
   EXPECT_EQ(limit, 2'500'000) << "a top-up adds";
-  ASSERT_EQ(hooks().on_budget_set_limit(store_->get(), month, 1, 7'000'000, &limit, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_budget_set_limit(storage(), month, 1, 7'000'000, &limit, nullptr), MGW_OK);
   EXPECT_EQ(limit, 7'000'000);
-  EXPECT_EQ(hooks().on_budget_set_limit(store_->get(), credit, 0, INT64_MAX, &limit, nullptr),
-            MGW_INVALID_ARGUMENT)
+  EXPECT_EQ(h().on_budget_set_limit(storage(), credit, 0, INT64_MAX, &limit, nullptr), MGW_INVALID_ARGUMENT)
       << "overflow is refused, not wrapped";
-  EXPECT_EQ(hooks().on_budget_set_limit(store_->get(), month, 0, -8'000'000, &limit, nullptr),
-            MGW_INVALID_ARGUMENT);
-  EXPECT_EQ(hooks().on_budget_set_limit(store_->get(), 424242, 1, 1, &limit, nullptr), MGW_NOT_FOUND);
-  EXPECT_EQ(hooks().on_budget_delete(store_->get(), feature, nullptr), MGW_OK);
-  EXPECT_EQ(hooks().on_budget_delete(store_->get(), feature, nullptr), MGW_NOT_FOUND);
+  EXPECT_EQ(h().on_budget_set_limit(storage(), month, 0, -8'000'000, &limit, nullptr), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_budget_set_limit(storage(), 424242, 1, 1, &limit, nullptr), MGW_NOT_FOUND);
+  EXPECT_EQ(h().on_budget_delete(storage(), feature, nullptr), MGW_OK);
+  EXPECT_EQ(h().on_budget_delete(storage(), feature, nullptr), MGW_NOT_FOUND);
 }
 
-TEST_F(SpendStoreTest, LeasesNeverGrantPastTheLimitAndShrinkNearIt) {
-  auto a = take(store_->get(), "budget:1", 1000, 400, 100);
+TEST_P(SpendStoreTest, LeasesNeverGrantPastTheLimitAndShrinkNearIt) {
+  auto a = take(storage(), "budget:1", 1000, 400, 100);
   EXPECT_EQ(a.added, 400);
-  auto b = take(store_->get(), "budget:1", 1000, 400, 100);
+  auto b = take(storage(), "budget:1", 1000, 400, 100);
   EXPECT_EQ(b.added, 400);
   EXPECT_NE(a.lease_id, b.lease_id);
-  auto c = take(store_->get(), "budget:1", 1000, 400, 100);
+  auto c = take(storage(), "budget:1", 1000, 400, 100);
   EXPECT_EQ(c.added, 200) << "only what is left";
   EXPECT_EQ(c.reserved, 1000);
-  auto d = take(store_->get(), "budget:1", 1000, 400, 1);
+  auto d = take(storage(), "budget:1", 1000, 400, 1);
   EXPECT_EQ(d.added, 0);
   // Growing a lease keeps its id.
-  auto grown = take(store_->get(), "budget:2", 1000, 100, 100);
-  auto more = take(store_->get(), "budget:2", 1000, 100, 100, grown.lease_id);
+  auto grown = take(storage(), "budget:2", 1000, 100, 100);
+  auto more = take(storage(), "budget:2", 1000, 100, 100, grown.lease_id);
   EXPECT_EQ(more.lease_id, grown.lease_id);
   EXPECT_EQ(more.granted, 200);
 }
 
-TEST_F(SpendStoreTest, ChargesSettleWithTheRecordAndReturnedLeasesFreeTheRest) {
-  auto lease = take(store_->get(), "budget:3", 1000, 600, 1);
-  charge(store_->get(), lease.lease_id, 250, "req-1");
+TEST_P(SpendStoreTest, ChargesSettleWithTheRecordAndReturnedLeasesFreeTheRest) {
+  auto lease = take(storage(), "budget:3", 1000, 600, 1);
+  charge(storage(), lease.lease_id, 250, "req-1");
   auto st = read("budget:3");
   EXPECT_EQ(st.spent, 250);
   EXPECT_EQ(st.reserved, 350);
   // Returned keeping what was settled plus 100 still on its way.
-  ASSERT_EQ(hooks().on_lease_return(store_->get(), lease.lease_id, 350, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_lease_return(storage(), lease.lease_id, 350, nullptr), MGW_OK);
   st = read("budget:3");
   EXPECT_EQ(st.reserved, 100);
-  charge(store_->get(), lease.lease_id, 100, "req-2");
+  charge(storage(), lease.lease_id, 100, "req-2");
   st = read("budget:3");
   EXPECT_EQ(st.spent, 350);
   EXPECT_EQ(st.reserved, 0);
-  EXPECT_EQ(take(store_->get(), "budget:3", 1000, 1000, 1).added, 650);
+  EXPECT_EQ(take(storage(), "budget:3", 1000, 1000, 1).added, 650);
 }
 
-TEST_F(SpendStoreTest, ALapsedLeaseFreesWhatItHeld) {
-  auto dead = take(store_->get(), "budget:4", 1000, 900, 1, 0, now_ms() - 1);  // a process that died
+TEST_P(SpendStoreTest, ALapsedLeaseFreesWhatItHeld) {
+  auto dead = take(storage(), "budget:4", 1000, 900, 1, 0, now_ms() - 1);  // a process that died
   EXPECT_EQ(dead.added, 900);
   EXPECT_EQ(read("budget:4").reserved, 0);
-  EXPECT_EQ(take(store_->get(), "budget:4", 1000, 1000, 1).added, 1000);
+  EXPECT_EQ(take(storage(), "budget:4", 1000, 1000, 1).added, 1000);
   // Renewing a lapsed lease does not bring it back.
   const std::int64_t id = dead.lease_id;
-  ASSERT_EQ(hooks().on_lease_renew(store_->get(), &id, 1, now_ms() + 60000, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_lease_renew(storage(), &id, 1, now_ms() + 60000, nullptr), MGW_OK);
   EXPECT_EQ(read("budget:4").reserved, 1000);
 }
 
-TEST_F(SpendStoreTest, TwoProcessesTakingAndSettlingConcurrentlyNeverPassTheLimit) {
-  Storage other(dir_.path() / "spend.db");
+TEST_P(SpendStoreTest, TwoProcessesTakingAndSettlingConcurrentlyNeverPassTheLimit) {
+  auto other = open();
   constexpr std::int64_t kLimit = 5000;
   std::atomic<std::int64_t> served{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
-      mgw_storage* s = t % 2 == 0 ? store_->get() : other.get();
+      mgw_storage* s = t % 2 == 0 ? storage() : other->get();
       for (int i = 0; i < 25; ++i) {
         auto g = take(s, "budget:5", kLimit, 100, 100);
         if (g.added == 0) continue;
         charge(s, g.lease_id, 100, "c" + std::to_string(t) + "-" + std::to_string(i));
-        hooks().on_lease_return(s, g.lease_id, 100, nullptr);
+        h().on_lease_return(s, g.lease_id, 100, nullptr);
         served += 1;
       }
     });
@@ -182,7 +178,7 @@ TEST_F(SpendStoreTest, TwoProcessesTakingAndSettlingConcurrentlyNeverPassTheLimi
   EXPECT_EQ(served.load(), 50) << "everything that fitted was granted";
 }
 
-TEST_F(SpendStoreTest, PagesGoBySeqNewestFirstWithFilters) {
+TEST_P(SpendStoreTest, PagesGoBySeqNewestFirstWithFilters) {
   for (int i = 0; i < 6; ++i) {
     Usage u;
     u.request_id = "p" + std::to_string(i);
@@ -193,14 +189,14 @@ TEST_F(SpendStoreTest, PagesGoBySeqNewestFirstWithFilters) {
     u.http_status = i == 5 ? 402 : 200;
     u.reason = i == 5 ? "BUDGET_EXCEEDED" : "";
     const auto r = u.record();
-    ASSERT_EQ(hooks().on_usage_insert(store_->get(), &r, 1, nullptr), MGW_OK);
+    ASSERT_EQ(h().on_usage_insert(storage(), &r, 1, nullptr), MGW_OK);
   }
   auto page = [&](mgw_usage_filter f) {
     f.struct_size = sizeof f;
     f.tenant_id = tenant_;
     if (f.limit == 0) f.limit = 100;
     RowRecorder rows;
-    EXPECT_EQ(hooks().on_usage_page(store_->get(), &f, &rows.sink, nullptr), MGW_OK);
+    EXPECT_EQ(h().on_usage_page(storage(), &f, &rows.sink, nullptr), MGW_OK);
     std::vector<std::string> ids;
     for (const auto& u : rows.usage) ids.push_back(u.request_id);
     return std::pair{ids, rows.usage};
@@ -230,10 +226,10 @@ TEST_F(SpendStoreTest, PagesGoBySeqNewestFirstWithFilters) {
   bad.tenant_id = tenant_;
   bad.limit = 1001;
   RowRecorder rows2;
-  EXPECT_EQ(hooks().on_usage_page(store_->get(), &bad, &rows2.sink, nullptr), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_usage_page(storage(), &bad, &rows2.sink, nullptr), MGW_INVALID_ARGUMENT);
 }
 
-TEST_F(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
+TEST_P(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
   // 20,000 records over ~3 days, in batches, with random columns.
   std::mt19937_64 rng(7);
   const std::int64_t start = 1'795'000'000'000;
@@ -256,7 +252,7 @@ TEST_F(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
       u.cost_micros = static_cast<int64_t>(rng() % 10000);
       recs.push_back(u.record());
     }
-    ASSERT_EQ(hooks().on_usage_insert(store_->get(), recs.data(), recs.size(), nullptr), MGW_OK);
+    ASSERT_EQ(h().on_usage_insert(storage(), recs.data(), recs.size(), nullptr), MGW_OK);
     all.insert(all.end(), us.begin(), us.end());
   }
   auto totals = [&](std::int64_t from, std::int64_t to, const std::string& group, const std::string& model,
@@ -270,7 +266,7 @@ TEST_F(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
     f.stream = stream;
     f.group_by = mgw::str(group);
     RowRecorder rows;
-    EXPECT_EQ(hooks().on_usage_totals(store_->get(), &f, &rows.sink, nullptr), MGW_OK);
+    EXPECT_EQ(h().on_usage_totals(storage(), &f, &rows.sink, nullptr), MGW_OK);
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;  // key -> requests, cost
     for (const auto& g : rows.groups) out[g.key] = {g.requests, g.cost_micros};
     return out;
@@ -308,5 +304,7 @@ TEST_F(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, SpendStoreTest, MGW_STORAGE_BACKENDS);
+
 }  // namespace
-}  // namespace sqlite_test
+}  // namespace storage_test

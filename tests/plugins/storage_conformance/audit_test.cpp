@@ -1,11 +1,11 @@
-// ABI 1.3 in the SQLite store: audit events appended all or none, a taken
+// ABI 1.3 in every store: audit events appended all or none, a taken
 // (tenant, seq) refused with MGW_CONFLICT, pages filtered and ordered both
 // ways, and the head of every chain.
-#include "test_support.h"
+#include "fixture.h"
 
 #include <list>
 
-namespace sqlite_test {
+namespace storage_test {
 namespace {
 
 struct Events {
@@ -26,10 +26,8 @@ struct Events {
   }
 };
 
-class AuditStoreTest : public ::testing::Test {
+class AuditStoreTest : public StorageTest {
  protected:
-  void SetUp() override { store_ = std::make_unique<Storage>(dir_.path() / "audit.db"); }
-
   mgw_audit_event event(std::int64_t tenant, std::int64_t seq, const char* action, const char* actor = "cli",
                         std::int64_t at = 1000) {
     mgw_audit_event e{};
@@ -48,7 +46,7 @@ class AuditStoreTest : public ::testing::Test {
   }
   Events page(const mgw_audit_filter& f) {
     Events out;
-    EXPECT_EQ(hooks().on_audit_page(store_->get(), &f, &out.sink, nullptr), MGW_OK);
+    EXPECT_EQ(h().on_audit_page(storage(), &f, &out.sink, nullptr), MGW_OK);
     return out;
   }
   mgw_audit_filter filter(std::int64_t tenant) {
@@ -58,30 +56,27 @@ class AuditStoreTest : public ::testing::Test {
     f.limit = 100;
     return f;
   }
-
-  TempDir dir_;
-  std::unique_ptr<Storage> store_;
 };
 
-TEST_F(AuditStoreTest, AppendsAreAllOrNoneAndATakenLinkIsAConflict) {
+TEST_P(AuditStoreTest, AppendsAreAllOrNoneAndATakenLinkIsAConflict) {
   std::vector<mgw_audit_event> batch = {event(1, 1, "a"), event(2, 1, "b"), event(1, 2, "c")};
-  ASSERT_EQ(hooks().on_audit_append(store_->get(), batch.data(), batch.size(), nullptr), MGW_OK);
+  ASSERT_EQ(h().on_audit_append(storage(), batch.data(), batch.size(), nullptr), MGW_OK);
   // A batch whose second event takes (1, 2) again: nothing of it is stored.
   std::vector<mgw_audit_event> clash = {event(1, 3, "d"), event(1, 2, "e")};
-  EXPECT_EQ(hooks().on_audit_append(store_->get(), clash.data(), clash.size(), nullptr), MGW_CONFLICT);
+  EXPECT_EQ(h().on_audit_append(storage(), clash.data(), clash.size(), nullptr), MGW_CONFLICT);
   EXPECT_EQ(page(filter(1)).rows.size(), 2u);
   auto bad = event(1, 0, "f");
-  EXPECT_EQ(hooks().on_audit_append(store_->get(), &bad, 1, nullptr), MGW_INVALID_ARGUMENT);
-  EXPECT_EQ(hooks().on_audit_append(store_->get(), nullptr, 1, nullptr), MGW_INVALID_ARGUMENT);
-  EXPECT_EQ(hooks().on_audit_append(store_->get(), nullptr, 0, nullptr), MGW_OK);
+  EXPECT_EQ(h().on_audit_append(storage(), &bad, 1, nullptr), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_audit_append(storage(), nullptr, 1, nullptr), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_audit_append(storage(), nullptr, 0, nullptr), MGW_OK);
 }
 
-TEST_F(AuditStoreTest, PagesFilterAndOrderBothWaysAndHeadsNameEachChain) {
+TEST_P(AuditStoreTest, PagesFilterAndOrderBothWaysAndHeadsNameEachChain) {
   std::vector<mgw_audit_event> batch;
   for (int i = 1; i <= 6; ++i)
     batch.push_back(event(5, i, i % 2 ? "odd" : "even", i < 4 ? "cli" : "key 1", 1000 * i));
   batch.push_back(event(9, 1, "other"));
-  ASSERT_EQ(hooks().on_audit_append(store_->get(), batch.data(), batch.size(), nullptr), MGW_OK);
+  ASSERT_EQ(h().on_audit_append(storage(), batch.data(), batch.size(), nullptr), MGW_OK);
 
   auto newest = page(filter(5));
   ASSERT_EQ(newest.rows.size(), 6u);
@@ -111,15 +106,17 @@ TEST_F(AuditStoreTest, PagesFilterAndOrderBothWaysAndHeadsNameEachChain) {
   f = filter(5);
   f.limit = 0;
   Events none;
-  EXPECT_EQ(hooks().on_audit_page(store_->get(), &f, &none.sink, nullptr), MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_audit_page(storage(), &f, &none.sink, nullptr), MGW_INVALID_ARGUMENT);
 
   Events heads;
-  ASSERT_EQ(hooks().on_audit_heads(store_->get(), &heads.sink, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_audit_heads(storage(), &heads.sink, nullptr), MGW_OK);
   ASSERT_EQ(heads.rows.size(), 2u);
   EXPECT_EQ(heads.rows[0].tenant_id, 5);
   EXPECT_EQ(heads.rows[0].seq, 6);
   EXPECT_EQ(heads.rows[1].tenant_id, 9);
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, AuditStoreTest, MGW_STORAGE_BACKENDS);
+
 }  // namespace
-}  // namespace sqlite_test
+}  // namespace storage_test

@@ -1,9 +1,9 @@
 // Usage records: batch insert (all or none) and query filters, order, limit.
-#include "test_support.h"
+#include "fixture.h"
 
 #include <cstring>
 
-namespace sqlite_test {
+namespace storage_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -21,7 +21,7 @@ class UsageTest : public StorageTest {
       u.created_unix_ms = 100 * i;
       rows.push_back(u);
     }
-    insert_usage(storage_.get(), rows);
+    insert_usage(storage(), rows);
   }
 
   // request_ids of what the query returns, in order.
@@ -29,18 +29,16 @@ class UsageTest : public StorageTest {
     q.struct_size = sizeof q;
     RowRecorder rows;
     mgw::testing::TextRecorder error;
-    EXPECT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, &error.sink), expected) << error.text;
+    EXPECT_EQ(h().on_usage_query(storage(), &q, &rows.sink, &error.sink), expected) << error.text;
     std::vector<std::string> ids;
     for (const auto& u : rows.usage) ids.push_back(u.request_id);
     return ids;
   }
-
-  Storage storage_{db_path()};
 };
 
 using Ids = std::vector<std::string>;
 
-TEST_F(UsageTest, EveryFieldRoundTrips) {
+TEST_P(UsageTest, EveryFieldRoundTrips) {
   Usage u;
   u.request_id = "req_full";
   u.tenant_id = 7;
@@ -61,28 +59,28 @@ TEST_F(UsageTest, EveryFieldRoundTrips) {
   u.prompt_version = 3;
   u.pii_action = "masked";
   u.pii_findings = R"({"email":2,"payment_card":1})";
-  insert_usage(storage_.get(), {u});
+  insert_usage(storage(), {u});
   RowRecorder rows;
   mgw_usage_query q{};
   q.struct_size = sizeof q;
-  ASSERT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_usage_query(storage(), &q, &rows.sink, nullptr), MGW_OK);
   ASSERT_EQ(rows.usage.size(), 1u);
   EXPECT_EQ(rows.usage[0], u);
 }
 
-TEST_F(UsageTest, NoFilterReturnsAllNewestFirst) {
+TEST_P(UsageTest, NoFilterReturnsAllNewestFirst) {
   insert_five();
   EXPECT_EQ(query({}), (Ids{"req_5", "req_4", "req_3", "req_2", "req_1"}));
 }
 
-TEST_F(UsageTest, FilterByTenant) {
+TEST_P(UsageTest, FilterByTenant) {
   insert_five();
   mgw_usage_query q{};
   q.tenant_id = 2;
   EXPECT_EQ(query(q), (Ids{"req_4", "req_2"}));
 }
 
-TEST_F(UsageTest, FilterByRequestId) {
+TEST_P(UsageTest, FilterByRequestId) {
   insert_five();
   mgw_usage_query q{};
   q.request_id = mgw::str("req_3");
@@ -91,21 +89,21 @@ TEST_F(UsageTest, FilterByRequestId) {
   EXPECT_EQ(query(q), Ids{});
 }
 
-TEST_F(UsageTest, SinceIsInclusive) {
+TEST_P(UsageTest, SinceIsInclusive) {
   insert_five();
   mgw_usage_query q{};
   q.since_unix_ms = 300;
   EXPECT_EQ(query(q), (Ids{"req_5", "req_4", "req_3"}));
 }
 
-TEST_F(UsageTest, UntilIsExclusive) {
+TEST_P(UsageTest, UntilIsExclusive) {
   insert_five();
   mgw_usage_query q{};
   q.until_unix_ms = 300;
   EXPECT_EQ(query(q), (Ids{"req_2", "req_1"}));
 }
 
-TEST_F(UsageTest, FiltersCombine) {
+TEST_P(UsageTest, FiltersCombine) {
   insert_five();
   mgw_usage_query q{};
   q.tenant_id = 1;
@@ -114,20 +112,20 @@ TEST_F(UsageTest, FiltersCombine) {
   EXPECT_EQ(query(q), (Ids{"req_3"}));
 }
 
-TEST_F(UsageTest, LimitKeepsTheNewest) {
+TEST_P(UsageTest, LimitKeepsTheNewest) {
   insert_five();
   mgw_usage_query q{};
   q.limit = 2;
   EXPECT_EQ(query(q), (Ids{"req_5", "req_4"}));
 }
 
-TEST_F(UsageTest, LimitDefaultsTo100AndIsCappedAt1000) {
+TEST_P(UsageTest, LimitDefaultsTo100AndIsCappedAt1000) {
   std::vector<Usage> rows(1200);
   for (size_t i = 0; i < rows.size(); ++i) {
     rows[i].request_id = "req_" + std::to_string(i);
     rows[i].created_unix_ms = static_cast<int64_t>(i) + 1;
   }
-  insert_usage(storage_.get(), rows);
+  insert_usage(storage(), rows);
   auto default_page = query({});
   ASSERT_EQ(default_page.size(), 100u);
   EXPECT_EQ(default_page.front(), "req_1199");
@@ -140,40 +138,35 @@ TEST_F(UsageTest, LimitDefaultsTo100AndIsCappedAt1000) {
   EXPECT_EQ(query(q).size(), 999u);
 }
 
-TEST_F(UsageTest, NegativeLimitIsRefused) {
+TEST_P(UsageTest, NegativeLimitIsRefused) {
   mgw_usage_query q{};
   q.limit = -1;
   query(q, MGW_INVALID_ARGUMENT);
 }
 
-TEST_F(UsageTest, BatchIsAllOrNone) {
-  {
-    // Make the database itself refuse the middle record of the batch.
-    RawDb raw(db_path());
-    raw.exec(
-        "CREATE TRIGGER refuse_boom BEFORE INSERT ON usage_records WHEN NEW.request_id = 'boom' "
-        "BEGIN SELECT RAISE(ABORT, 'boom refused'); END");
-  }
+TEST_P(UsageTest, BatchIsAllOrNone) {
+  // Make the database itself refuse the middle record of the batch.
+  db().refuse_usage_insert("boom", "boom refused");
   Usage a, boom, c;
   a.request_id = "a";
   boom.request_id = "boom";
   c.request_id = "c";
   std::vector<mgw_usage_record> records{a.record(), boom.record(), c.record()};
   mgw::testing::TextRecorder error;
-  EXPECT_EQ(h().on_usage_insert(storage_.get(), records.data(), records.size(), &error.sink), MGW_INTERNAL);
+  EXPECT_EQ(h().on_usage_insert(storage(), records.data(), records.size(), &error.sink), MGW_INTERNAL);
   EXPECT_THAT(error.text, HasSubstr("boom refused"));
   EXPECT_EQ(query({}), Ids{}) << "the record before the failing one must be rolled back";
   // The writer is usable again afterwards (the transaction was closed).
-  insert_usage(storage_.get(), {a, c});
+  insert_usage(storage(), {a, c});
   EXPECT_EQ(query({}).size(), 2u);
 }
 
-TEST_F(UsageTest, EmptyBatchIsOk) {
-  EXPECT_EQ(h().on_usage_insert(storage_.get(), nullptr, 0, nullptr), MGW_OK);
+TEST_P(UsageTest, EmptyBatchIsOk) {
+  EXPECT_EQ(h().on_usage_insert(storage(), nullptr, 0, nullptr), MGW_OK);
   EXPECT_EQ(query({}), Ids{});
 }
 
-TEST_F(UsageTest, RecordsUseTheHostsStride) {
+TEST_P(UsageTest, RecordsUseTheHostsStride) {
   // A host built against a newer minor version sends bigger records; the
   // array's stride is their struct_size, not this plugin's sizeof.
   struct Bigger {
@@ -187,11 +180,11 @@ TEST_F(UsageTest, RecordsUseTheHostsStride) {
   second.created_unix_ms = 2;
   Bigger records[2] = {{first.record(), -1}, {second.record(), -1}};
   for (auto& r : records) r.base.struct_size = sizeof(Bigger);
-  ASSERT_EQ(h().on_usage_insert(storage_.get(), &records[0].base, 2, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_usage_insert(storage(), &records[0].base, 2, nullptr), MGW_OK);
   EXPECT_EQ(query({}), (Ids{"second", "first"}));
 }
 
-TEST_F(UsageTest, RecordsFromAOnePointZeroHostHaveNoPrompt) {
+TEST_P(UsageTest, RecordsFromAOnePointZeroHostHaveNoPrompt) {
   // ABI 1.0 records end at created_unix_ms: the prompt fields are absent, and
   // whatever lies past struct_size must not be read as them.
   constexpr std::size_t kV1Size = offsetof(mgw_usage_record, created_unix_ms) + sizeof(int64_t);
@@ -206,20 +199,20 @@ TEST_F(UsageTest, RecordsFromAOnePointZeroHostHaveNoPrompt) {
   auto full = u.record();
   full.struct_size = kV1Size;
   std::memcpy(records.bytes[0], &full, kV1Size);
-  ASSERT_EQ(h().on_usage_insert(storage_.get(), reinterpret_cast<const mgw_usage_record*>(records.bytes[0]),
-                                1, nullptr),
-            MGW_OK);
+  ASSERT_EQ(
+      h().on_usage_insert(storage(), reinterpret_cast<const mgw_usage_record*>(records.bytes[0]), 1, nullptr),
+      MGW_OK);
   RowRecorder rows;
   mgw_usage_query q{};
   q.struct_size = sizeof q;
-  ASSERT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_usage_query(storage(), &q, &rows.sink, nullptr), MGW_OK);
   ASSERT_EQ(rows.usage.size(), 1u);
   EXPECT_EQ(rows.usage[0].prompt_name, "");
   EXPECT_EQ(rows.usage[0].prompt_version, 0);
   EXPECT_EQ(rows.usage[0].pii_action, "");
 }
 
-TEST_F(UsageTest, RecordsFromAHostBeforeThePiiFieldsHaveNoPiiSummary) {
+TEST_P(UsageTest, RecordsFromAHostBeforeThePiiFieldsHaveNoPiiSummary) {
   // Records that end at prompt_version (before the PII fields were added).
   constexpr std::size_t kSize = offsetof(mgw_usage_record, prompt_version) + sizeof(int64_t);
   struct alignas(mgw_usage_record) Array {
@@ -234,30 +227,32 @@ TEST_F(UsageTest, RecordsFromAHostBeforeThePiiFieldsHaveNoPiiSummary) {
   auto full = u.record();
   full.struct_size = kSize;
   std::memcpy(records.bytes, &full, kSize);
-  ASSERT_EQ(h().on_usage_insert(storage_.get(), reinterpret_cast<const mgw_usage_record*>(records.bytes), 1,
-                                nullptr),
-            MGW_OK);
+  ASSERT_EQ(
+      h().on_usage_insert(storage(), reinterpret_cast<const mgw_usage_record*>(records.bytes), 1, nullptr),
+      MGW_OK);
   RowRecorder rows;
   mgw_usage_query q{};
   q.struct_size = sizeof q;
-  ASSERT_EQ(h().on_usage_query(storage_.get(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_usage_query(storage(), &q, &rows.sink, nullptr), MGW_OK);
   ASSERT_EQ(rows.usage.size(), 1u);
   EXPECT_EQ(rows.usage[0].prompt_version, 2);
   EXPECT_EQ(rows.usage[0].pii_action, "");
   EXPECT_EQ(rows.usage[0].pii_findings, "");
 }
 
-TEST_F(UsageTest, MismatchedStructSizesAreRefused) {
+TEST_P(UsageTest, MismatchedStructSizesAreRefused) {
   Usage u;
   u.request_id = "x";
   std::vector<mgw_usage_record> records{u.record(), u.record()};
   records[1].struct_size = 8;
   mgw::testing::TextRecorder error;
-  EXPECT_EQ(h().on_usage_insert(storage_.get(), records.data(), records.size(), &error.sink),
+  EXPECT_EQ(h().on_usage_insert(storage(), records.data(), records.size(), &error.sink),
             MGW_INVALID_ARGUMENT);
   EXPECT_THAT(error.text, HasSubstr("records[1]"));
   EXPECT_EQ(query({}), Ids{});
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, UsageTest, MGW_STORAGE_BACKENDS);
+
 }  // namespace
-}  // namespace sqlite_test
+}  // namespace storage_test

@@ -1,17 +1,22 @@
 // Named prompts: version numbering, the one active version, find, list,
 // activate, and tenants kept apart.
-#include "test_support.h"
+#include "fixture.h"
 
-namespace sqlite_test {
+namespace storage_test {
 namespace {
 
 using ::testing::HasSubstr;
 
 class PromptsTest : public StorageTest {
  protected:
-  Storage storage_{db_path()};
-  int64_t acme_ = create_tenant(storage_.get(), "acme");
-  int64_t other_ = create_tenant(storage_.get(), "other");
+  void SetUp() override {
+    StorageTest::SetUp();
+    acme_ = create_tenant(storage(), "acme");
+    other_ = create_tenant(storage(), "other");
+  }
+
+  int64_t acme_ = 0;
+  int64_t other_ = 0;
 
   int64_t add(int64_t tenant, const std::string& name, bool activate = false,
               const std::string& model = "fast") {
@@ -22,7 +27,7 @@ class PromptsTest : public StorageTest {
     auto record = v.record();
     int64_t number = 0;
     mgw::testing::TextRecorder error;
-    EXPECT_EQ(h().on_prompt_version_create(storage_.get(), &record, activate ? 1 : 0, &number, &error.sink),
+    EXPECT_EQ(h().on_prompt_version_create(storage(), &record, activate ? 1 : 0, &number, &error.sink),
               MGW_OK)
         << error.text;
     return number;
@@ -30,8 +35,7 @@ class PromptsTest : public StorageTest {
 
   std::optional<PromptVersion> find(int64_t tenant, const std::string& name, int64_t version) {
     RowRecorder rows;
-    auto st =
-        h().on_prompt_version_find(storage_.get(), tenant, mgw::str(name), version, &rows.sink, nullptr);
+    auto st = h().on_prompt_version_find(storage(), tenant, mgw::str(name), version, &rows.sink, nullptr);
     if (st == MGW_NOT_FOUND) return std::nullopt;
     EXPECT_EQ(st, MGW_OK);
     EXPECT_EQ(rows.prompts.size(), 1u);
@@ -40,13 +44,12 @@ class PromptsTest : public StorageTest {
 
   std::vector<PromptVersion> list(int64_t tenant, const std::string& name = {}) {
     RowRecorder rows;
-    EXPECT_EQ(h().on_prompt_version_list(storage_.get(), tenant, mgw::str(name), &rows.sink, nullptr),
-              MGW_OK);
+    EXPECT_EQ(h().on_prompt_version_list(storage(), tenant, mgw::str(name), &rows.sink, nullptr), MGW_OK);
     return rows.prompts;
   }
 };
 
-TEST_F(PromptsTest, VersionsAreNumberedFromOnePerPrompt) {
+TEST_P(PromptsTest, VersionsAreNumberedFromOnePerPrompt) {
   EXPECT_EQ(add(acme_, "greet"), 1);
   EXPECT_EQ(add(acme_, "greet"), 2);
   EXPECT_EQ(add(acme_, "other"), 1);
@@ -54,7 +57,7 @@ TEST_F(PromptsTest, VersionsAreNumberedFromOnePerPrompt) {
   EXPECT_EQ(add(other_, "greet"), 1) << "another tenant's prompt of the same name is a different prompt";
 }
 
-TEST_F(PromptsTest, FirstVersionIsActiveAndLaterOnesOnlyWhenAsked) {
+TEST_P(PromptsTest, FirstVersionIsActiveAndLaterOnesOnlyWhenAsked) {
   add(acme_, "greet");
   add(acme_, "greet");
   EXPECT_EQ(find(acme_, "greet", 0)->version, 1);
@@ -62,7 +65,7 @@ TEST_F(PromptsTest, FirstVersionIsActiveAndLaterOnesOnlyWhenAsked) {
   EXPECT_EQ(find(acme_, "greet", 0)->version, 3);
 }
 
-TEST_F(PromptsTest, FindReturnsEveryField) {
+TEST_P(PromptsTest, FindReturnsEveryField) {
   PromptVersion v;
   v.tenant_id = acme_;
   v.name = "greet";
@@ -72,7 +75,7 @@ TEST_F(PromptsTest, FindReturnsEveryField) {
   v.created_unix_ms = 1700000000999;
   auto record = v.record();
   int64_t number = 0;
-  ASSERT_EQ(h().on_prompt_version_create(storage_.get(), &record, 0, &number, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_prompt_version_create(storage(), &record, 0, &number, nullptr), MGW_OK);
   auto got = find(acme_, "greet", 1);
   ASSERT_TRUE(got);
   EXPECT_EQ(got->tenant_id, acme_);
@@ -85,18 +88,18 @@ TEST_F(PromptsTest, FindReturnsEveryField) {
   EXPECT_EQ(got->created_unix_ms, 1700000000999);
 }
 
-TEST_F(PromptsTest, FindUnknownPromptOrVersionIsNotFound) {
+TEST_P(PromptsTest, FindUnknownPromptOrVersionIsNotFound) {
   add(acme_, "greet");
   EXPECT_FALSE(find(acme_, "nope", 0));
   EXPECT_FALSE(find(acme_, "greet", 2));
   EXPECT_FALSE(find(other_, "greet", 0)) << "tenants never see each other's prompts";
 }
 
-TEST_F(PromptsTest, ActivateMovesTheOneActiveVersion) {
+TEST_P(PromptsTest, ActivateMovesTheOneActiveVersion) {
   add(acme_, "greet");
   add(acme_, "greet");
   add(acme_, "greet");
-  ASSERT_EQ(h().on_prompt_activate(storage_.get(), acme_, mgw::str("greet"), 2, nullptr), MGW_OK);
+  ASSERT_EQ(h().on_prompt_activate(storage(), acme_, mgw::str("greet"), 2, nullptr), MGW_OK);
   EXPECT_EQ(find(acme_, "greet", 0)->version, 2);
   int active = 0;
   for (const auto& v : list(acme_, "greet")) active += v.active ? 1 : 0;
@@ -105,14 +108,14 @@ TEST_F(PromptsTest, ActivateMovesTheOneActiveVersion) {
   EXPECT_TRUE(find(acme_, "greet", 2)->active);
 }
 
-TEST_F(PromptsTest, ActivateUnknownVersionIsNotFoundAndChangesNothing) {
+TEST_P(PromptsTest, ActivateUnknownVersionIsNotFoundAndChangesNothing) {
   add(acme_, "greet");
-  EXPECT_EQ(h().on_prompt_activate(storage_.get(), acme_, mgw::str("greet"), 7, nullptr), MGW_NOT_FOUND);
-  EXPECT_EQ(h().on_prompt_activate(storage_.get(), other_, mgw::str("greet"), 1, nullptr), MGW_NOT_FOUND);
+  EXPECT_EQ(h().on_prompt_activate(storage(), acme_, mgw::str("greet"), 7, nullptr), MGW_NOT_FOUND);
+  EXPECT_EQ(h().on_prompt_activate(storage(), other_, mgw::str("greet"), 1, nullptr), MGW_NOT_FOUND);
   EXPECT_EQ(find(acme_, "greet", 0)->version, 1);
 }
 
-TEST_F(PromptsTest, ListIsByNameThenVersionAndPerTenant) {
+TEST_P(PromptsTest, ListIsByNameThenVersionAndPerTenant) {
   add(acme_, "b");
   add(acme_, "a");
   add(acme_, "b");
@@ -127,29 +130,27 @@ TEST_F(PromptsTest, ListIsByNameThenVersionAndPerTenant) {
   EXPECT_TRUE(list(acme_, "zzz").empty());
 }
 
-TEST_F(PromptsTest, UnknownTenantIsInvalidArgument) {
+TEST_P(PromptsTest, UnknownTenantIsInvalidArgument) {
   PromptVersion v;
   v.tenant_id = 9999;
   v.name = "greet";
   auto record = v.record();
   mgw::testing::TextRecorder error;
-  EXPECT_EQ(h().on_prompt_version_create(storage_.get(), &record, 0, nullptr, &error.sink),
-            MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_prompt_version_create(storage(), &record, 0, nullptr, &error.sink), MGW_INVALID_ARGUMENT);
   EXPECT_FALSE(error.text.empty());
 }
 
-TEST_F(PromptsTest, EmptyNameIsRefused) {
+TEST_P(PromptsTest, EmptyNameIsRefused) {
   PromptVersion v;
   v.tenant_id = acme_;
   v.name = "";
   auto record = v.record();
   mgw::testing::TextRecorder error;
-  EXPECT_EQ(h().on_prompt_version_create(storage_.get(), &record, 0, nullptr, &error.sink),
-            MGW_INVALID_ARGUMENT);
+  EXPECT_EQ(h().on_prompt_version_create(storage(), &record, 0, nullptr, &error.sink), MGW_INVALID_ARGUMENT);
   EXPECT_THAT(error.text, HasSubstr("name"));
 }
 
-TEST_F(PromptsTest, ConcurrentCreatesNeverShareANumber) {
+TEST_P(PromptsTest, ConcurrentCreatesNeverShareANumber) {
   constexpr int kThreads = 4, kEach = 25;
   std::vector<std::thread> threads;
   std::vector<std::vector<int64_t>> numbers(kThreads);
@@ -166,14 +167,16 @@ TEST_F(PromptsTest, ConcurrentCreatesNeverShareANumber) {
   EXPECT_EQ(*seen.rbegin(), kThreads * kEach);
 }
 
-TEST_F(PromptsTest, AnOlderHostsRowSinkIsNeverCalledPastItsSize) {
+TEST_P(PromptsTest, AnOlderHostsRowSinkIsNeverCalledPastItsSize) {
   add(acme_, "greet");
   RowRecorder rows;
   rows.sink.struct_size = offsetof(mgw_row_sink, callback_prompt_version);  // a sink without the callback
   rows.sink.callback_prompt_version = nullptr;
-  EXPECT_EQ(h().on_prompt_version_list(storage_.get(), acme_, mgw::str(""), &rows.sink, nullptr), MGW_OK);
+  EXPECT_EQ(h().on_prompt_version_list(storage(), acme_, mgw::str(""), &rows.sink, nullptr), MGW_OK);
   EXPECT_TRUE(rows.prompts.empty());
 }
 
+INSTANTIATE_TEST_SUITE_P(Backends, PromptsTest, MGW_STORAGE_BACKENDS);
+
 }  // namespace
-}  // namespace sqlite_test
+}  // namespace storage_test

@@ -1,0 +1,18 @@
+// What a client is told when the gateway's own storage failed under its
+// request: 503 storage_unavailable (retryable, Retry-After: 1) when the
+// backend could not be reached, so a partner's retry policy (spec 7.4) waits
+// and tries again while the database restarts; 500 for anything else.
+#pragma once
+
+#include "http/api_error.h"
+
+#include <exception>
+
+namespace modelgw::plugins {
+
+http::ApiError storage_failure_error(const std::exception& failure);
+
+// Whether the failure is the backend being unreachable (MGW_UNAVAILABLE).
+bool storage_unreachable(const std::exception& failure);
+
+}  // namespace modelgw::plugins

@@ -1,0 +1,173 @@
+// modelgw storage copy, from the outside: an SQLite deployment with history
+// (tenants, keys, prompts, budgets and credits spent, usage, audit chains) is
+// copied into PostgreSQL; a gateway on the copy serves the same keys with the
+// same standing; the copy verifies, runs again as a no-op (resumable), and
+// refuses a destination that holds another deployment.
+#include "harness/checks.h"
+#include "harness/postgres_cluster.h"
+#include "harness/stack.h"
+
+#include <fstream>
+
+namespace it {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kAliases =
+    "  pricey: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
+    "prices: { input: 1000, output: 1000 } }\n";
+
+class StorageCopyTest : public ::testing::Test {
+ public:
+  static void SetUpTestSuite() {
+    try {
+      cluster_ = std::make_unique<PostgresCluster>();
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    }
+  }
+  static void TearDownTestSuite() { cluster_.reset(); }
+
+ protected:
+  void SetUp() override {
+    ASSERT_NE(cluster_, nullptr) << error_;
+    fake_ = std::make_unique<FakeUpstream>(kProviderKey);
+  }
+
+  GatewayOptions options(const std::string& storage_yaml = {}) const {
+    GatewayOptions o;
+    o.upstream_port = fake_->port();
+    o.extra_catalog_yaml = kAliases;
+    o.storage_yaml = storage_yaml;
+    return o;
+  }
+
+  static HttpResponse chat(int port, const std::string& key, const std::string& text) {
+    HttpRequest r;
+    r.body = json{{"model", "pricey"}, {"messages", user_messages(text)}, {"max_tokens", 10}}.dump();
+    r.headers = {{"Authorization", "Bearer " + key}};
+    return http_call(port, r);
+  }
+
+  // modelgw storage copy --from <source's config> --to <destination's config>
+  static RunResult copy(const Gateway& from, const Gateway& to) {
+    return from.cli({"storage", "copy", "--from", from.config_path(), "--to", to.config_path()});
+  }
+
+  static inline std::unique_ptr<PostgresCluster> cluster_;
+  static inline std::string error_;
+  std::unique_ptr<FakeUpstream> fake_;
+};
+
+TEST_F(StorageCopyTest, AnSqliteDeploymentMovesToPostgresWithItsHistoryAndStanding) {
+  Gateway source(options());
+  source.create_tenant("acme");
+  source.create_tenant("globex");
+  const auto acme = source.create_key("acme", "chat usage:read budgets:read audit:read");
+  const auto revoked = source.create_key("globex", "chat");
+  ASSERT_EQ(source.cli({"keys", "revoke", std::to_string(revoked.id)}).exit_code, 0);
+  const auto globex = source.create_key("globex", "chat usage:read budgets:read");
+  // A deleted budget leaves a gap in the ids: the copy keeps the ids anyway.
+  ASSERT_EQ(
+      source.cli({"budgets", "create", "--tenant", "acme", "--window", "day", "--limit", "1"}).exit_code, 0);
+  ASSERT_EQ(
+      source.cli({"budgets", "create", "--tenant", "acme", "--window", "month", "--limit", "5"}).exit_code,
+      0);
+  ASSERT_EQ(source.cli({"budgets", "delete", "1"}).exit_code, 0);
+  ASSERT_EQ(source.cli({"credits", "top-up", "--tenant", "globex", "--amount", "2.50"}).exit_code, 0);
+  const std::string prompt_file = source.dir() + "/prompt.json";
+  std::ofstream(prompt_file)
+      << R"({"template": [{"role": "system", "content": "Be {{tone}}."}], "model": "pricey"})";
+  ASSERT_EQ(source.cli({"prompts", "add", "--tenant", "acme", "greet", "--file", prompt_file}).exit_code, 0);
+  ASSERT_EQ(source.cli({"prompts", "add", "--tenant", "acme", "greet", "--file", prompt_file}).exit_code, 0);
+  source.start();
+  for (int i = 0; i < 12; ++i)
+    ASSERT_EQ(chat(source.port(), i % 2 ? acme.key : globex.key, "hi").status, 200);
+  ASSERT_TRUE(eventually([&] {
+    const json u = http_get(source.port(), "/v1/usage", acme.key).json();
+    return u.contains("data") && u["data"].size() == 6u;
+  }));
+  const json usage_before = http_get(source.port(), "/v1/usage?limit=100", acme.key).json();
+  const json budgets_before = http_get(source.port(), "/v1/budgets", acme.key).json();
+  const json credit_before = http_get(source.port(), "/v1/budgets", globex.key).json()["credit"];
+  ASSERT_GT(credit_before["spent_micros"].get<std::int64_t>(), 0);
+  ASSERT_EQ(source.stop(), 0);  // the copy runs with the source's gateways stopped
+
+  Gateway target(options(cluster_->storage_yaml("copied")));
+  const auto copied = copy(source, target);
+  ASSERT_EQ(copied.exit_code, 0) << copied.out << copied.err;
+  EXPECT_NE(copied.out.find("verified"), std::string::npos) << copied.out;
+  EXPECT_NE(copied.out.find("usage records: 12"), std::string::npos) << copied.out;
+
+  // Running again resumes a copy that is already whole: nothing changes.
+  const auto again = copy(source, target);
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+
+  target.start();
+  // The same keys work (and the revoked one stays revoked), with the same standing.
+  const json usage_after = http_get(target.port(), "/v1/usage?limit=100", acme.key).json();
+  ASSERT_EQ(usage_after["data"].size(), usage_before["data"].size());
+  for (std::size_t i = 0; i < usage_after["data"].size(); ++i) {
+    auto a = usage_after["data"][i];
+    auto b = usage_before["data"][i];
+    EXPECT_EQ(a["request_id"], b["request_id"]) << "same records, same order";
+    EXPECT_EQ(a["cost_micros"], b["cost_micros"]);
+  }
+  EXPECT_EQ(usage_after["totals"], usage_before["totals"]);
+  const json budgets_after = http_get(target.port(), "/v1/budgets", acme.key).json();
+  ASSERT_EQ(budgets_after["data"].size(), budgets_before["data"].size());
+  EXPECT_EQ(budgets_after["data"][0]["id"], budgets_before["data"][0]["id"]);
+  EXPECT_EQ(budgets_after["data"][0]["spent_micros"], budgets_before["data"][0]["spent_micros"]);
+  EXPECT_EQ(http_get(target.port(), "/v1/budgets", globex.key).json()["credit"]["spent_micros"],
+            credit_before["spent_micros"])
+      << "a credit balance must not refill by moving";
+  HttpRequest r;
+  r.body = chat_body("pricey", "revoked");
+  r.headers = {{"Authorization", "Bearer " + revoked.key}};
+  EXPECT_EQ(http_call(target.port(), r).status, 401);
+  EXPECT_EQ(chat(target.port(), acme.key, "after the move").status, 200);
+  const auto prompts = target.cli({"prompts", "show", "--tenant", "acme", "greet"});
+  EXPECT_EQ(prompts.exit_code, 0) << prompts.err;
+  EXPECT_NE(prompts.out.find("\"version\": 2"), std::string::npos) << prompts.out;
+  // New rows get ids past the copied ones.
+  const auto later = target.create_key("acme", "chat");
+  EXPECT_GT(later.id, globex.id);
+  const auto verify = target.cli({"audit", "verify"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
+}
+
+TEST_F(StorageCopyTest, ADestinationHoldingAnotherDeploymentIsRefusedUntouched) {
+  Gateway source(options());
+  source.create_tenant("acme");
+  Gateway other(options(cluster_->storage_yaml("other_deployment")));
+  other.create_tenant("initech");
+  const auto refused = copy(source, other);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out;
+  EXPECT_NE(refused.err.find("already holds tenant 'initech'"), std::string::npos) << refused.err;
+  const auto tenants = other.cli({"tenants", "list"});
+  EXPECT_EQ(tenants.out.find("acme"), std::string::npos) << "nothing was written: " << tenants.out;
+
+  const auto missing = source.cli({"storage", "copy", "--from", source.config_path()});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("--to"), std::string::npos) << missing.err;
+}
+
+TEST_F(StorageCopyTest, SqliteToSqliteCopiesToo) {
+  Gateway source(options());
+  source.create_tenant("acme");
+  const auto key = source.create_key("acme", "chat usage:read");
+  source.start();
+  ASSERT_EQ(chat(source.port(), key.key, "one").status, 200);
+  ASSERT_TRUE(
+      eventually([&] { return http_get(source.port(), "/v1/usage", key.key).json()["data"].size() == 1u; }));
+  ASSERT_EQ(source.stop(), 0);
+  Gateway target(options());
+  const auto copied = copy(source, target);
+  ASSERT_EQ(copied.exit_code, 0) << copied.out << copied.err;
+  target.start();
+  EXPECT_EQ(http_get(target.port(), "/v1/usage", key.key).json()["data"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace it
