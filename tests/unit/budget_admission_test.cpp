@@ -188,6 +188,21 @@ TEST_F(AdmissionTest, TokensPerMinuteCountTheHoldAndAreCorrectedAtSettle) {
   EXPECT_FALSE(c.refusal) << "40 used + 60 held fit";
 }
 
+// Each round refills one short account: a tenant with more limits than
+// rounds must still be served on a cold ledger (first request, or after its
+// slices went back idle), not refused with a rate limit it is far below.
+TEST_F(AdmissionTest, ManyLimitsOnAColdLedgerAreAllRefilledBeforeAnyRefusal) {
+  tenant.budgets = {budget(1, "tenant", "", "month", 1'000'000), budget(2, "credit", "", "none", 1'000'000),
+                    budget(3, "key", "12", "day", 1'000'000)};
+  tenant.rate_limits.tenant_requests = 100'000'000;
+  tenant.rate_limits.tenant_tokens = 100'000'000;
+  tenant.rate_limits.key_requests = 100'000'000;
+  tenant.rate_limits.key_tokens = 100'000'000;
+  auto a = admit(request(10, 10));
+  EXPECT_FALSE(a.refusal) << a.refusal->message;
+  EXPECT_GE(a.parts.size(), 7u);
+}
+
 TEST_F(AdmissionTest, AStoreThatCannotBeReachedIs503NotAFreeRequest) {
   tenant.budgets = {budget(1, "tenant", "", "month", 1'000'000)};
   store.fail_take = true;

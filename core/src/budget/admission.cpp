@@ -13,7 +13,10 @@
 namespace modelgw::budget {
 namespace {
 
-constexpr int kRounds = 4;  // refills and clamps before giving up on a request
+// Rounds past one per account (each round refills the one account found
+// short, so a cold ledger needs a round per limit): clamps, and refills again
+// when others took what was freed, before giving up on a request.
+constexpr int kExtraRounds = 4;
 
 std::string scope_words(const plugins::BudgetRow& b) {
   if (b.scope == "credit") return "the credit account";
@@ -97,7 +100,8 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
   std::vector<Draw> draws;
   draws.reserve(admission.parts.size());
   std::vector<std::int64_t> remaining;  // after the hold, per draw: for the rate-limit headers
-  for (int round = 0; round < kRounds; ++round) {
+  const int rounds = static_cast<int>(admission.parts.size()) + kExtraRounds;
+  for (int round = 0; round < rounds; ++round) {
     const std::int64_t micros =
         money ? pricing::cost_micros(request.prices, request.prompt_tokens, 0, output) : 0;
     const std::int64_t tokens = saturating_add(request.prompt_tokens, output);

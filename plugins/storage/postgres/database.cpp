@@ -56,6 +56,11 @@ void Database::conflict(Attempts& attempts, const char* what) {
     throw Failure(MGW_UNAVAILABLE, "postgres storage: gave up after " + std::to_string(kMaxAttempts) +
                                        " attempts: " + primary_message(what));
   }
+  // Retried, but said: a deadlock costs the server's deadlock_timeout (1 s
+  // by default) each time, so an operator should see them.
+  mgw::log(host_, MGW_LOG_INFO,
+           "postgres storage: a transaction collided with another (" + primary_message(what) +
+               "); running it again (attempt " + std::to_string(attempts.conflicts + 1) + ")");
   // A short, growing pause, so the transactions that collided do not meet again at once.
   std::this_thread::sleep_for(std::chrono::milliseconds(2 * attempts.conflicts));
 }

@@ -67,12 +67,16 @@ constexpr std::array kStatements{
         "usage_rollup_add",
         "INSERT INTO usage_rollup_hour AS r (tenant_id, hour_start, alias, feature, key_id, "
         "http_status, streamed, requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $10, $11) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
         "ON CONFLICT (tenant_id, hour_start, alias, feature, key_id, http_status, streamed) DO UPDATE "
-        "SET requests = r.requests + 1, prompt_tokens = r.prompt_tokens + EXCLUDED.prompt_tokens, "
+        "SET requests = r.requests + EXCLUDED.requests, prompt_tokens = r.prompt_tokens + "
+        "EXCLUDED.prompt_tokens, "
         "completion_tokens = r.completion_tokens + EXCLUDED.completion_tokens, "
         "total_tokens = r.total_tokens + EXCLUDED.total_tokens, "
         "cost_micros = r.cost_micros + EXCLUDED.cost_micros"},
+    // The windows of a batch's leases, so they are locked in one order.
+    NamedStatement{"leases_windows",
+                   "SELECT id, account, window_start FROM leases WHERE id = ANY($1::bigint[])"},
     NamedStatement{"ledger_window_ensure_for_lease",
                    "INSERT INTO ledger_windows (account, window_start, spent) "
                    "SELECT account, window_start, 0 FROM leases WHERE id = $1 "

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <modelgw/sdk.hpp>
@@ -94,36 +97,71 @@ bool insert_record(pqxx::work& tx, const UsageRow& row) {
               .empty();
 }
 
-// The record's hour of the rollups, in the same transaction as the record;
-// the upsert adds to the row atomically, whoever else adds at the same time.
-void add_to_rollup(pqxx::work& tx, const UsageRow& row) {
+// Rollup rows and ledger windows are locked by the upserts and settles
+// below. Two processes writing batches at once would deadlock if each took
+// them in its own records' order, so a batch adds everything up first and
+// then takes each row once, in one global order (the rollup key; the
+// window's account and start).
+
+// One hourly rollup row's key, ordered as the rows are locked.
+using RollupKey = std::tuple<std::int64_t, std::int64_t, std::string, std::string, std::int64_t, std::int32_t,
+                             std::int32_t>;
+struct RollupSum {
+  std::int64_t requests = 0, prompt_tokens = 0, completion_tokens = 0, total_tokens = 0, cost_micros = 0;
+};
+
+void add_to_rollups(std::map<RollupKey, RollupSum>& sums, const UsageRow& row) {
   const auto& r = row.record;
   const std::int64_t hour = r.created_unix_ms - (((r.created_unix_ms % kHourMs) + kHourMs) % kHourMs);
-  tx.exec_prepared("usage_rollup_add", r.tenant_id, hour, row.alias, row.feature, r.key_id, r.http_status,
-                   r.streamed != 0 ? 1 : 0, r.prompt_tokens, r.completion_tokens, r.total_tokens,
-                   r.cost_micros);
+  auto& sum = sums[RollupKey{r.tenant_id, hour, row.alias, row.feature, r.key_id, r.http_status,
+                             r.streamed != 0 ? 1 : 0}];
+  sum.requests += 1;
+  sum.prompt_tokens += r.prompt_tokens;
+  sum.completion_tokens += r.completion_tokens;
+  sum.total_tokens += r.total_tokens;
+  sum.cost_micros += r.cost_micros;
 }
 
-// What the record's request cost, settled against the leases it was held on:
-// the lease's settled part and its window's spent rise together, so what a
-// ledger counts as spent is exactly what its records say. The window's row is
-// locked before the lease's, the order lease_take takes them in, so the two
-// never deadlock.
-void settle_charges(pqxx::work& tx, const UsageRow& row, const mgw_host_api* host) {
-  const auto& r = row.record;
-  for (std::size_t i = 0; i < r.charge_count; ++i) {
-    const mgw_ledger_charge& charge = r.charges[i];
-    if (charge.amount <= 0) continue;
-    tx.exec_prepared("ledger_window_ensure_for_lease", charge.lease_id);
-    const bool settled = !tx.exec_prepared("ledger_window_lock_for_lease", charge.lease_id).empty() &&
-                         !tx.exec_prepared("lease_settle", charge.lease_id, charge.amount).empty();
-    if (!settled) {
-      // Never fails the batch: the record must be kept. A lease this old was
-      // cleaned up long after its window; say so for the operator.
-      mgw::log(host, MGW_LOG_WARN,
-               "postgres storage: a usage record charges lease " + std::to_string(charge.lease_id) +
-                   ", which no longer exists; its amount is not counted on any budget");
-    }
+// The batch's rollups, in the same transaction as its records; each upsert
+// adds to its row atomically, whoever else adds at the same time.
+void write_rollups(pqxx::work& tx, const std::map<RollupKey, RollupSum>& sums) {
+  for (const auto& [key, sum] : sums) {
+    const auto& [tenant, hour, alias, feature, key_id, status, streamed] = key;
+    tx.exec_prepared("usage_rollup_add", tenant, hour, alias, feature, key_id, status, streamed, sum.requests,
+                     sum.prompt_tokens, sum.completion_tokens, sum.total_tokens, sum.cost_micros);
+  }
+}
+
+// What the batch's requests cost, settled against the leases they were held
+// on: each lease's settled part and its window's spent rise together, so what
+// a ledger counts as spent is exactly what its records say. Windows are
+// locked in (account, window start) order, each before its leases' rows (the
+// order lease_take takes them in), so neither another batch nor a take can
+// close a cycle.
+void settle_charges(pqxx::work& tx, const std::map<std::int64_t, std::int64_t>& by_lease,
+                    const mgw_host_api* host) {
+  if (by_lease.empty()) return;
+  std::string ids = "{";
+  for (const auto& [lease, amount] : by_lease) ids += (ids.size() > 1 ? "," : "") + std::to_string(lease);
+  ids += "}";
+  std::vector<std::tuple<std::string, std::int64_t, std::int64_t>> order;  // account, window, lease
+  for (const auto& row : tx.exec_prepared("leases_windows", ids))
+    order.emplace_back(row[1].as<std::string>(), row[2].as<std::int64_t>(), row[0].as<std::int64_t>());
+  std::sort(order.begin(), order.end());
+  std::set<std::int64_t> found;
+  for (const auto& [account, window, lease] : order) {
+    tx.exec_prepared("ledger_window_ensure_for_lease", lease);
+    if (!tx.exec_prepared("ledger_window_lock_for_lease", lease).empty() &&
+        !tx.exec_prepared("lease_settle", lease, by_lease.at(lease)).empty())
+      found.insert(lease);
+  }
+  for (const auto& [lease, amount] : by_lease) {
+    if (found.count(lease) != 0) continue;
+    // Never fails the batch: the records must be kept. A lease this old was
+    // cleaned up long after its window; say so for the operator.
+    mgw::log(host, MGW_LOG_WARN,
+             "postgres storage: usage records charge lease " + std::to_string(lease) +
+                 ", which no longer exists; its amount is not counted on any budget");
   }
 }
 
@@ -197,14 +235,21 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
     const auto rows = check_records(records, count);
     return db.write([&](pqxx::work& tx) {
       // The first failure throws and the whole batch rolls back.
+      std::map<RollupKey, RollupSum> rollups;
+      std::map<std::int64_t, std::int64_t> charges;  // lease -> amount
       for (const auto& row : rows) {
         // Exactly once: the host replays its journal after an outage, and a
         // replay cut short is run again. A record skipped here brings no
         // rollup and no charge.
         if (!insert_record(tx, row)) continue;
-        add_to_rollup(tx, row);
-        settle_charges(tx, row, db.host());
+        add_to_rollups(rollups, row);
+        for (std::size_t i = 0; i < row.record.charge_count; ++i) {
+          const mgw_ledger_charge& charge = row.record.charges[i];
+          if (charge.amount > 0) charges[charge.lease_id] += charge.amount;
+        }
       }
+      write_rollups(tx, rollups);
+      settle_charges(tx, charges, db.host());
       return MGW_OK;
     });
   });

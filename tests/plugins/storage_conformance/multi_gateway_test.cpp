@@ -344,6 +344,69 @@ TEST_P(MultiGatewayTest, TheSameRequestIdFromSeveralHandlesIsStoredAndCountedOnc
   EXPECT_EQ(ledger("budget:dup").spent, kRecords * kCost) << "a duplicate's charge settled twice";
 }
 
+TEST_P(MultiGatewayTest, BatchesTouchingTheSameRollupsAndWindowsInOppositeOrdersAllLand) {
+  // Two gateways flushing at once: each batch spans several rollup rows
+  // (models) and ledger windows (leases of different accounts), the two in
+  // opposite orders. A store that locked them in record order would
+  // deadlock, give up after its retries, and the records would wait in the
+  // journal; every batch must land, counted once.
+  const int64_t tenant = create_tenant(storage(), "acme");
+  constexpr int kModels = 6, kRounds = 12;
+  std::vector<int64_t> leases;
+  for (int m = 0; m < kModels; ++m) {
+    mgw_lease_grant lease{};
+    ASSERT_EQ(take(storage(), "budget:order" + std::to_string(m), 10'000'000, 1'000'000, 1, 0, &lease),
+              MGW_OK);
+    leases.push_back(lease.lease_id);
+  }
+  const std::size_t logged_before = host().logs().size();
+  Failures failures;
+  StartGate gate(2);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      gate.arrive_and_wait();
+      for (int round = 0; round < kRounds; ++round) {
+        std::vector<Usage> batch;
+        for (int i = 0; i < kModels; ++i) {
+          const int m = t == 0 ? i : kModels - 1 - i;  // opposite orders
+          Usage u;
+          u.request_id = "order_" + std::to_string(t) + "_" + std::to_string(round) + "_" + std::to_string(m);
+          u.tenant_id = tenant;
+          u.alias = "model" + std::to_string(m);
+          u.created_unix_ms = 1'000'000;
+          u.total_tokens = 1;
+          u.cost_micros = 5;
+          u.charges = {mgw_ledger_charge{leases[static_cast<size_t>(m)], 5}};
+          batch.push_back(u);
+        }
+        std::vector<mgw_usage_record> records;
+        for (const auto& u : batch) records.push_back(u.record());
+        mgw::testing::TextRecorder error;
+        if (auto st = h().on_usage_insert(gateway(t), records.data(), records.size(), &error.sink);
+            st != MGW_OK)
+          failures.add("insert: " + std::to_string(st) + " " + error.text);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_TRUE(failures.lines.empty()) << failures.lines.size() << " failures, first: " << failures.first();
+  // Not even a retried deadlock: each costs the server's deadlock_timeout.
+  const auto logs = host().logs();
+  for (std::size_t i = logged_before; i < logs.size(); ++i)
+    EXPECT_EQ(logs[i].second.find("deadlock"), std::string::npos) << logs[i].second;
+  constexpr int kRecords = 2 * kRounds * kModels;
+  EXPECT_EQ(totals(gateway(1), tenant), std::make_pair(int64_t{kRecords}, int64_t{kRecords * 5}));
+  for (int m = 0; m < kModels; ++m) {
+    mgw_ledger_state st{};
+    st.struct_size = sizeof st;
+    ASSERT_EQ(h().on_ledger_read(storage(), mgw::str("budget:order" + std::to_string(m)), 100, now_ms(), &st,
+                                 nullptr),
+              MGW_OK);
+    EXPECT_EQ(st.spent, 2 * kRounds * 5) << "account " << m;
+  }
+}
+
 TEST_P(MultiGatewayTest, AUsageBatchIsAllOrNoneWhileOtherHandlesWrite) {
   // One gateway's batches keep failing at their third record while the others
   // write: none of its records, rollups or charges may ever be seen.
