@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "postgres_fixture.h"
+#include "throwaway_cluster.h"
 
 namespace storage_test {
 namespace {
@@ -21,54 +22,6 @@ namespace fs = std::filesystem;
 using ::testing::AnyOf;
 using ::testing::IsEmpty;
 using ::testing::Not;
-
-// A PostgreSQL cluster of one test's own (tests/postgres/pg_cluster), stopped
-// and removed at the end of its scope.
-class ThrowAwayCluster {
- public:
-  ThrowAwayCluster() {
-    std::string pattern = (fs::temp_directory_path() / "mgw_pg_fault_XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    parent_ = pattern;
-    dir_ = parent_ / "cluster";
-    log_ = parent_ / "pg_cluster.log";
-    run("start");
-    std::ifstream in(dir_ / "dsn");
-    if (!in || !std::getline(in, dsn_) || dsn_.empty())
-      throw std::runtime_error("pg_cluster start wrote no DSN");
-  }
-  ~ThrowAwayCluster() {
-    try {
-      run("stop");
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << e.what();
-    }
-    std::error_code ec;
-    fs::remove_all(parent_, ec);
-  }
-  ThrowAwayCluster(const ThrowAwayCluster&) = delete;
-  ThrowAwayCluster& operator=(const ThrowAwayCluster&) = delete;
-
-  const std::string& dsn() const { return dsn_; }
-  void halt() { run("halt"); }
-  void restart() { run("restart"); }
-
- private:
-  // pg_ctl waits at most 60 s for each step (pg_cluster passes -t 60).
-  void run(const std::string& command) {
-    const std::string line = "'" + std::string(MGW_PG_CLUSTER_SCRIPT) + "' " + command + " '" +
-                             dir_.string() + "' >>'" + log_.string() + "' 2>&1";
-    if (std::system(line.c_str()) != 0) {
-      std::ifstream in(log_);
-      std::stringstream text;
-      text << in.rdbuf();
-      throw std::runtime_error("pg_cluster " + command + " failed: " + text.str());
-    }
-  }
-
-  fs::path parent_, dir_, log_;
-  std::string dsn_;
-};
 
 class PostgresFaultTest : public PostgresTest {
  protected:

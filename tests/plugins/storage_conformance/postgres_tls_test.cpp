@@ -21,6 +21,7 @@
 #include <string>
 
 #include "postgres_fixture.h"
+#include "throwaway_cluster.h"
 
 namespace storage_test {
 namespace {
@@ -33,12 +34,6 @@ using ::testing::Not;
 // Put in the DSNs of the refused cases: trust authentication never asks for
 // it, so it can only reach an error text by being copied there.
 constexpr const char* kPassword = "tls-s3cret-pw";
-
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string file_text(const fs::path& path) {
   std::ifstream in(path);
@@ -124,58 +119,18 @@ class Pki {
 };
 
 // A throw-away cluster serving TLS with `pki`'s server certificate (plain
-// connections are accepted too), stopped and removed at the end of its scope.
-class TlsCluster {
+// connections are accepted too).
+class TlsCluster : public ThrowAwayCluster {
  public:
-  TlsCluster(const fs::path& parent, const Pki& pki)
-      : dir_(parent / "cluster"), log_(parent / "pg_cluster.log"), tls_dir_(pki.server_dir()) {
-    try {
-      run("start");
-      std::ifstream in(dir_ / "dsn");
-      if (!in || !std::getline(in, dsn_) || dsn_.empty())
-        throw std::runtime_error("pg_cluster start wrote no DSN");
-      port_ = file_text(dir_ / "port");
-      while (!port_.empty() && (port_.back() == '\n' || port_.back() == ' ')) port_.pop_back();
-    } catch (...) {
-      // No destructor runs for a half-made object: stop what may have started.
-      try {
-        run("stop");
-      } catch (...) {  // the start's failure is the one worth reporting
-      }
-      throw;
-    }
-  }
-  ~TlsCluster() {
-    try {
-      run("stop");
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << e.what();
-    }
-  }
-  TlsCluster(const TlsCluster&) = delete;
-  TlsCluster& operator=(const TlsCluster&) = delete;
-
-  // postgresql://modelgw@127.0.0.1:PORT/modelgw
-  const std::string& dsn() const { return dsn_; }
-  const std::string& port() const { return port_; }
-
- private:
-  // pg_ctl waits at most 60 s for each step (pg_cluster passes -t 60).
-  void run(const std::string& command) {
-    run_bounded("env MGW_PG_TLS_DIR=" + shell_quote(tls_dir_.string()) + " " +
-                    shell_quote(MGW_PG_CLUSTER_SCRIPT) + " " + command + " " + shell_quote(dir_.string()),
-                150, log_);
-  }
-
-  fs::path dir_, log_, tls_dir_;
-  std::string dsn_, port_;
+  explicit TlsCluster(const Pki& pki)
+      : ThrowAwayCluster("MGW_PG_TLS_DIR=" + shell_quote(pki.server_dir().string())) {}
 };
 
 // Everything the suite's tests share, made once (a cluster takes seconds to start).
 struct TlsWorld {
   TempDir temp;
   Pki pki{temp.path()};
-  TlsCluster cluster{temp.path(), pki};
+  TlsCluster cluster{pki};
 };
 
 class PostgresTlsTest : public ::testing::Test {
