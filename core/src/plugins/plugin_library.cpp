@@ -3,6 +3,7 @@
 #include "plugins/plugin_descriptor.h"
 #include "plugins/plugin_error.h"
 
+#include <dlfcn.h>
 #include <boost/dll/shared_library_load_mode.hpp>
 
 namespace modelgw::plugins {
@@ -38,6 +39,11 @@ std::shared_ptr<PluginLibrary> PluginLibrary::load(const std::filesystem::path& 
   boost::dll::fs::error_code ec;
   lib->library_.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (ec) throw PluginError(where + ": cannot be loaded: " + ec.message());
+  // Pinned until the process exits (RTLD_NODELETE; the second open only marks
+  // the loaded object): a plugin's own libraries (libpq, libpqxx) keep
+  // thread-local state and exit handlers that must not outlive their code,
+  // and LeakSanitizer's exit-time scan crashed on an unloaded one's TLS.
+  (void)::dlopen(file.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
   if (!lib->library_.has(MGW_ENTRY_SYMBOL)) {
     throw PluginError(where + ": does not export " MGW_ENTRY_SYMBOL "; it is not a modelgw plugin");
   }
