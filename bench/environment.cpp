@@ -96,20 +96,21 @@ void Environment::write_config(const EnvironmentOptions& o) {
   std::ofstream f(config_path_);
   f << "server:\n"
     << "  listen: \"127.0.0.1:" << gateway_port_ << "\"\n"
-    << "  max_connections: " << max_connections << "\n"
+    << (o.default_caps ? std::string() : "  max_connections: " + std::to_string(max_connections) + "\n")
     << "  shutdown_grace_ms: 3000\n"
     << "storage:\n"
     << "  plugin: sqlite\n"
     << "  options: { path: " << quoted((temp_.path() / "modelgw.db").string()) << " }\n"
     << "usage: { journal_path: " << quoted((temp_.path() / "usage.journal").string()) << " }\n"
     << "plugins: { dir: " << quoted(o.plugin_dir) << " }\n"
-    << "logging: { level: warn }\n"
+    << "logging: { level: warn, access_log: " << (o.access_log ? "true" : "false") << " }\n"
     << "pii: { default_mode: " << o.pii_mode << " }\n"
     << "providers:\n"
     << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_
     << "/v1\", api_key: \""
     // As many upstream connections as client ones: each open stream holds one.
-    << kUpstreamKey << "\", timeout_ms: 600000, max_connections: " << max_connections << " }\n"
+    << kUpstreamKey << "\", timeout_ms: 600000"
+    << (o.default_caps ? std::string() : ", max_connections: " + std::to_string(max_connections)) << " }\n"
     << "catalog:\n"
     << "  " << kModelAlias
     << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"  // priced by the dataset

@@ -24,6 +24,8 @@ struct EnvironmentOptions {
   int concurrency = 16;
   bool keep_temp = false;
   std::string pii_mode = "flag";  // pii.default_mode of the gateway under test
+  bool access_log = true;         // logging.access_log
+  bool default_caps = false;      // leave server/provider max_connections unset (the packaged defaults)
 };
 
 class Environment {

@@ -371,6 +371,8 @@ int main(int argc, char** argv) {
     eo.concurrency = o.concurrency;
     eo.keep_temp = o.keep_temp;
     eo.pii_mode = o.pii_mode;
+    eo.default_caps = o.gateway_defaults;
+    eo.access_log = o.access_log;
     progress("starting the upstream and modelgw");
     Environment env(eo);
     progress("ready: " + env.upstream_name() + " on 127.0.0.1:" + std::to_string(env.upstream_port()) +

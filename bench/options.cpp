@@ -65,6 +65,9 @@ hold (older phase):
                          chunks is hold / (words + 3)
   --stream-timeout S     bound on the whole stream phase (hold + 30)
   --skip-streams         leave out sse and hold
+  --no-access-log        run the gateway with logging.access_log: false
+  --gateway-defaults     leave server and provider max_connections at modelgw's
+                         defaults (as packaged) instead of sizing them for the run
 environment:
   --modelgw PATH         gateway binary (built-in default)
   --mock-upstream PATH   the mock upstream (built-in default)
@@ -172,12 +175,15 @@ Options parse_options(int argc, char** argv) {
       name = name.substr(0, eq);
     }
     const bool is_flag = name == "skip-load" || name == "skip-streams" || name == "keep-temp" ||
-                         name == "quick" || name == "no-nginx";
+                         name == "quick" || name == "no-nginx" || name == "gateway-defaults" ||
+                         name == "no-access-log";
     if (is_flag) {
       if (inline_value) usage_error("--" + name + " takes no value");
       if (name == "no-nginx") o.skip_nginx = true;
       if (name == "skip-load") o.skip_load = true;
       if (name == "skip-streams") o.skip_streams = true;
+      if (name == "gateway-defaults") o.gateway_defaults = true;
+      if (name == "no-access-log") o.access_log = false;
       if (name == "keep-temp") o.keep_temp = true;
       continue;
     }

@@ -24,6 +24,10 @@ struct Options {
   int stream_words = 40;
   double stream_timeout_s = 0;  // bound on the stream phase; 0: hold + 30 s
   bool skip_streams = false;
+  // The gateway runs on its default connection caps (server and provider
+  // max_connections unset), as the packaged config does.
+  bool gateway_defaults = false;
+  bool access_log = true;  // logging.access_log of the gateway under test
   // Which parts run (see README.md): the comparison scenarios "saturation",
   // "latency", "sse", "attack", and the older phases "direct" (closed loop
   // direct vs gateway at C and C=1) and "hold" (N streams at once).

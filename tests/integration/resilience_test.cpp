@@ -59,9 +59,10 @@ TEST_F(ResilienceTest, A503And504AndConnectionFailuresAreRetried) {
   EXPECT_TRUE(IsApiError(r, 502, "api_error", "provider_failed"));
   const auto rec = stack->usage().wait_for(r.header("x-request-id"));
   ASSERT_TRUE(rec);
-  EXPECT_TRUE(stack->gateway->wait_log(r.header("x-request-id") + " tenant=acme model=unreachable status=502 "
-                                                                  "error=provider_failed tokens=0 attempts=2",
-                                       2s));
+  EXPECT_TRUE(stack->gateway->wait_log("\"request_id\":\"" + r.header("x-request-id") + "\"", 2s));
+  EXPECT_NE(stack->gateway->log().find("chat: tenant=acme model=unreachable status=502 "
+                                       "error=provider_failed tokens=0 attempts=2"),
+            std::string::npos);
 }
 
 TEST_F(ResilienceTest, ClientErrorsAndVendorAuthFailuresAreNotRetried) {
@@ -173,9 +174,10 @@ TEST_F(ResilienceTest, AClientThatHangsUpCancelsTheUpstreamCallAtOnce) {
   EXPECT_FALSE(stack->fake->find_request(id_marker).is_null()) << "the request never reached the upstream";
   const std::string log = stack->gateway->log();
   const auto at = log.find("status=499 error=client_disconnected");
-  const auto start = log.rfind("req_", at);
-  ASSERT_NE(start, std::string::npos);
-  const auto rec = stack->usage().wait_for(log.substr(start, log.find(' ', start) - start), 3s);
+  const auto line_start = log.rfind('\n', at) + 1;  // npos + 1: the first line
+  const json line = json::parse(log.substr(line_start, log.find('\n', at) - line_start), nullptr, false);
+  ASSERT_TRUE(line.is_object() && line.contains("request_id")) << log;
+  const auto rec = stack->usage().wait_for(line["request_id"].get<std::string>(), 3s);
   ASSERT_TRUE(rec) << "no usage record with status 499 for the abandoned call:\n" << stack->gateway->log();
   EXPECT_EQ(rec->error_code, "client_disconnected");
   EXPECT_LT(rec->latency_us, 700'000) << "the gateway waited for the upstream instead of dropping it";

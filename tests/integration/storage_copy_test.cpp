@@ -113,6 +113,8 @@ TEST_F(StorageCopyTest, AnSqliteDeploymentMovesToPostgresWithItsHistoryAndStandi
     auto b = usage_before["data"][i];
     EXPECT_EQ(a["request_id"], b["request_id"]) << "same records, same order";
     EXPECT_EQ(a["cost_micros"], b["cost_micros"]);
+    EXPECT_TRUE(b["trace_id"].is_string()) << b.dump();
+    EXPECT_EQ(a["trace_id"], b["trace_id"]) << "the copy keeps each record's trace id";
   }
   EXPECT_EQ(usage_after["totals"], usage_before["totals"]);
   const json budgets_after = http_get(target.port(), "/v1/budgets", acme.key).json();

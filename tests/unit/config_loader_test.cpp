@@ -278,3 +278,26 @@ TEST(ConfigLoader, IdempotencyAndAuditSectionsHaveDefaultsBoundsAndNoUnknownKeys
 }
 
 }  // namespace
+
+TEST(ConfigLoader, LoggingFormatAndAccessLog) {
+  const auto defaults = load_text(kMinimal).logging;
+  EXPECT_EQ(defaults.level, "info");
+  EXPECT_EQ(defaults.format, "json");
+  EXPECT_TRUE(defaults.access_log);
+  EXPECT_EQ(defaults.access_log_format, "json");
+  const auto set =
+      load_text("logging: { level: warn, format: text, access_log: false, access_log_format: combined }\n" +
+                kMinimal)
+          .logging;
+  EXPECT_EQ(set.level, "warn");
+  EXPECT_EQ(set.format, "text");
+  EXPECT_FALSE(set.access_log);
+  EXPECT_EQ(set.access_log_format, "combined");
+  EXPECT_NE(error_of("logging: { level: loud }\n" + kMinimal).find("trace, debug, info, warn, error, off"),
+            std::string::npos);
+  EXPECT_NE(error_of("logging: { format: xml }\n" + kMinimal).find("logging.format"), std::string::npos);
+  EXPECT_NE(error_of("logging: { access_log_format: clf }\n" + kMinimal).find("logging.access_log_format"),
+            std::string::npos);
+  EXPECT_NE(error_of("logging: { access_log: maybe }\n" + kMinimal).find("logging.access_log"),
+            std::string::npos);
+}

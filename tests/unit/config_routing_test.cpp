@@ -45,7 +45,7 @@ TEST(ConfigRouting, ProviderDefaults) {
   EXPECT_EQ(p.connect_timeout_ms, 5000);
   EXPECT_EQ(p.timeout_ms, 600000);
   EXPECT_EQ(p.first_byte_timeout_ms, 60000);
-  EXPECT_EQ(p.max_connections, 256);
+  EXPECT_EQ(p.max_connections, c.server.max_connections);  // one upstream connection per open stream
   EXPECT_EQ(p.ca_file, "");
 }
 

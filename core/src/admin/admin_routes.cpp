@@ -2,10 +2,9 @@
 
 #include "chat/chat_request.h"
 #include "http/request_id.h"
+#include "logging/request_log.h"
 
 #include <Poco/URI.h>
-
-#include <spdlog/spdlog.h>
 
 #include <optional>
 #include <vector>
@@ -171,7 +170,7 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
       } catch (const AdminError& e) {
         return fail(e.error());
       } catch (const plugins::StorageError& e) {
-        spdlog::error("request {}: admin operation failed: {}", request.request_id, e.what());
+        logging::for_request(request.request_id).error("admin operation failed: {}", e.what());
         return fail(http::internal_error("the gateway's storage failed; retry shortly"));
       }
     }

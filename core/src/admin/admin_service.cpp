@@ -176,9 +176,20 @@ json AdminService::create_tenant(const Actor& actor, const std::string& name) {
   return get_tenant(name);
 }
 
+void AdminService::set_catalog(std::set<std::string> model_aliases, SettingsRules rules) {
+  std::lock_guard lock(catalog_mutex_);
+  deps_.model_aliases = std::move(model_aliases);
+  deps_.settings_rules = std::move(rules);
+}
+
 json AdminService::update_settings(const Actor& actor, const std::string& tenant, const json& patch) {
   auto t = tenant_or_404(tenant);
-  auto merged = merge_settings(json::parse(t.settings_json, nullptr, false), patch, deps_.settings_rules);
+  SettingsRules rules;
+  {
+    std::lock_guard lock(catalog_mutex_);
+    rules = deps_.settings_rules;
+  }
+  auto merged = merge_settings(json::parse(t.settings_json, nullptr, false), patch, rules);
   if (!deps_.storage.set_tenant_settings(t.id, merged.dump())) {
     refuse(404, "not_found", "no tenant named '" + tenant + "'", "tenant");
   }
@@ -311,7 +322,12 @@ json AdminService::add_prompt_version(const Actor& actor, const std::string& ten
     refuse(400, "missing_required_field", "'model' is required: the catalog alias the prompt runs with",
            "model");
   }
-  if (!deps_.model_aliases.count(model->get<std::string>())) {
+  bool known = false;
+  {
+    std::lock_guard lock(catalog_mutex_);
+    known = deps_.model_aliases.count(model->get<std::string>()) != 0;
+  }
+  if (!known) {
     refuse(404, "model_not_found",
            "model '" + model->get<std::string>().substr(0, 64) +
                "' is not in the catalog; GET /v1/models lists them",

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -86,6 +87,9 @@ class AdminService {
   nlohmann::json top_up_credits(const Actor& actor, const std::string& tenant, const nlohmann::json& spec);
   nlohmann::json get_credits(const std::string& tenant);
 
+  // A configuration reload: the catalog's aliases and the PII modes change.
+  void set_catalog(std::set<std::string> model_aliases, SettingsRules rules);
+
  private:
   plugins::BudgetRow budget_or_404(std::int64_t budget_id);
   void forget_tenant_of(const plugins::BudgetRow& row);  // its cached budgets are stale
@@ -95,6 +99,8 @@ class AdminService {
                           const char* action, std::int64_t replaces);
 
   AdminDeps deps_;
+  // Guards deps_.model_aliases and deps_.settings_rules (set_catalog).
+  mutable std::mutex catalog_mutex_;
 };
 
 // Checks a tenant name (1-64 of letters, digits, '-', '_', '.'); AdminError otherwise.

@@ -38,9 +38,13 @@ TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
     if (auto it = cache_.find(tenant_name); it != cache_.end() && it->second.expires > now) return it->second;
   }
   std::uint64_t generation = 0;
+  pii::PolicyDefaults pii_defaults;
+  budget::RateLimits rate_defaults;
   {
     std::shared_lock lock(mutex_);
     generation = generation_;
+    pii_defaults = pii_defaults_;
+    rate_defaults = rate_defaults_;
   }
   // One storage call per tenant however many requests miss at once; a
   // forget() in between starts a new one (the generation is in the key).
@@ -55,14 +59,14 @@ TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
     }
     // Without the store's ledger hooks nothing can be metered (warned at start-up).
     if (storage_.supports_spend_control())
-      spend->rate_limits = rate_limits_of(settings.rate_limits, rate_defaults_);
+      spend->rate_limits = rate_limits_of(settings.rate_limits, rate_defaults);
     spend->prepare(tenant_id, tenant_name);
     Entry fresh;
     fresh.spend = std::move(spend);
     fresh.disabled = settings.disabled;
     std::string warning;
     fresh.policy =
-        std::make_shared<const pii::Policy>(pii::make_policy(pii_defaults_, settings.pii, &warning));
+        std::make_shared<const pii::Policy>(pii::make_policy(pii_defaults, settings.pii, &warning));
     if (!warning.empty()) spdlog::warn("tenant '{}': {}", tenant_name, warning);
     fresh.expires = std::chrono::steady_clock::now() + ttl_;
     return fresh;
@@ -73,6 +77,14 @@ TenantGate::Entry TenantGate::entry_of(const std::string& tenant_name) {
     if (generation == generation_) cache_[tenant_name] = entry;
   }
   return entry;
+}
+
+void TenantGate::set_defaults(pii::PolicyDefaults pii_defaults, budget::RateLimits rate_defaults) {
+  std::unique_lock lock(mutex_);
+  pii_defaults_ = std::move(pii_defaults);
+  rate_defaults_ = rate_defaults;
+  cache_.clear();
+  ++generation_;
 }
 
 std::shared_ptr<const pii::Policy> TenantGate::pii_policy(const std::string& tenant_name) {

@@ -44,6 +44,9 @@ class TenantGate {
   std::shared_ptr<const budget::TenantSpend> spend_cached(const std::string& tenant_name);
 
   void forget(const std::string& tenant_name);
+  // A configuration reload: new defaults, and every cached entry rebuilt on
+  // its next use (a fetch under way is not cached).
+  void set_defaults(pii::PolicyDefaults pii_defaults, budget::RateLimits rate_defaults);
 
  private:
   struct Entry {

@@ -3,9 +3,8 @@
 #include "api/router.h"
 
 #include "audit/audit_query.h"
+#include "logging/request_log.h"
 #include "plugins/storage_failure.h"
-
-#include <spdlog/spdlog.h>
 
 namespace modelgw::api {
 
@@ -40,7 +39,7 @@ net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal&
       }
       return audit::answer_audit_query(request, deps_.storage);
     } catch (const std::exception& e) {
-      spdlog::error("request {}: audit query failed: {}", call.request_id(), e.what());
+      logging::for_request(call.request_id()).error("audit query failed: {}", e.what());
       out.error = plugins::storage_failure_error(e);
       return out;
     }

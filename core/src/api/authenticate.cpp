@@ -1,8 +1,7 @@
 #include "api/authenticate.h"
 
+#include "logging/request_log.h"
 #include "plugins/storage_failure.h"
-
-#include <spdlog/spdlog.h>
 
 namespace modelgw::api {
 
@@ -17,7 +16,7 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
       try {
         return deps.authenticator.authenticate(header);
       } catch (const std::exception& e) {
-        spdlog::error("request {}: authentication could not read storage: {}", call.request_id(), e.what());
+        logging::for_request(call.request_id()).error("authentication could not read storage: {}", e.what());
         return plugins::storage_failure_error(e);
       }
     });
@@ -31,6 +30,7 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
     co_return std::nullopt;
   }
   auto& principal = std::get<auth::Principal>(*result);
+  call.access_note().tenant = principal.tenant_name;
   if (deps.audit != nullptr && principal.key_id == 0) deps.audit->keyset_state(true, call.request_id());
   if (!principal.has_scope(scope)) {
     call.send_error(http::ApiError{403,
@@ -46,7 +46,8 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
       try {
         return deps.gate.check(principal);
       } catch (const std::exception& e) {
-        spdlog::error("request {}: the tenant check could not read storage: {}", call.request_id(), e.what());
+        logging::for_request(call.request_id())
+            .error("the tenant check could not read storage: {}", e.what());
         return std::optional<http::ApiError>(plugins::storage_failure_error(e));
       }
     });

@@ -34,14 +34,15 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   if (path == "/v1/chat/completions") {
     if (!method_is(call, "POST")) co_return;
     if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
-      co_await deps_.chat.handle(call, *principal);
+      const auto routes = deps_.routes.current();  // held to the end of the call
+      co_await routes->chat->handle(call, *principal);
     }
     co_return;
   }
   if (path == "/v1/models") {
     if (!method_is(call, "GET")) co_return;
     if (co_await authenticate(deps_.auth, call, "chat")) {
-      call.send_object(200, deps_.catalog.models_json());
+      call.send_object(200, deps_.routes.current()->catalog.models_json());
     }
     co_return;
   }
@@ -87,12 +88,20 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   }
   if (path == "/readyz") {
     if (!method_is(call, "GET")) co_return;
+    const ReadinessState checks = deps_.readiness != nullptr
+                                      ? co_await deps_.readiness->current(deps_.auth.blocking)
+                                      : ReadinessState{};
     if (deps_.audit != nullptr) {
       const auto audit = deps_.audit->status();
-      send_readiness(call, deps_.usage.status(), deps_.usage.recording(), &audit);
+      send_readiness(call, deps_.usage.status(), deps_.usage.recording(), &audit, checks);
     } else {
-      send_readiness(call, deps_.usage.status(), deps_.usage.recording(), nullptr);
+      send_readiness(call, deps_.usage.status(), deps_.usage.recording(), nullptr, checks);
     }
+    co_return;
+  }
+  if (path == "/metrics" && deps_.metrics != nullptr) {
+    if (!method_is(call, "GET")) co_return;
+    send_metrics(call, *deps_.metrics);
     co_return;
   }
   call.send_error(http::not_found(

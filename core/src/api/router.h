@@ -6,8 +6,11 @@
 
 #include "admin/admin_routes.h"
 #include "api/authenticate.h"
+#include "api/metrics_endpoint.h"
+#include "api/readiness_probe.h"
 #include "catalog/catalog.h"
 #include "chat/chat_endpoint.h"
+#include "chat/route_set.h"
 #include "http/server_call.h"
 #include "prompts/prompt_store.h"
 
@@ -15,13 +18,16 @@ namespace modelgw::api {
 
 struct RouterDeps {
   AuthDeps auth;
-  chat::ChatEndpoint& chat;
-  const catalog::Catalog& catalog;
+  // The chat endpoint and catalog of the current configuration (a reload
+  // replaces them); each request takes them once and keeps them to its end.
+  const chat::RouteHolder& routes;
   prompts::PromptStore& prompts;
   admin::AdminRoutes& admin;
-  plugins::Storage& storage;               // GET /v1/usage and /v1/budgets read it (off the loop)
-  const usage::UsageWriter& usage;         // GET /readyz reports how recording stands
-  const audit::AuditLog* audit = nullptr;  // and the audit writer's (nullptr: no audit log)
+  plugins::Storage& storage;                 // GET /v1/usage and /v1/budgets read it (off the loop)
+  const usage::UsageWriter& usage;           // GET /readyz reports how recording stands
+  const audit::AuditLog* audit = nullptr;    // and the audit writer's (nullptr: no audit log)
+  ReadinessProbe* readiness = nullptr;       // GET /readyz's other checks (nullptr: none)
+  const MetricsEndpoint* metrics = nullptr;  // GET /metrics (nullptr: metrics.enabled is false, 404)
 };
 
 class Router : public http::Handler {

@@ -3,10 +3,9 @@
 #include "api/router.h"
 
 #include "budget/budget_report.h"
+#include "logging/request_log.h"
 #include "plugins/storage_failure.h"
 #include "usage/usage_query.h"
-
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <variant>
@@ -28,7 +27,7 @@ net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal&
       usage::StorageUsageStore store(deps_.storage);
       return usage::answer_usage_query(query, principal.tenant_id, store, now_ms());
     } catch (const std::exception& e) {
-      spdlog::error("request {}: usage query failed: {}", call.request_id(), e.what());
+      logging::for_request(call.request_id()).error("usage query failed: {}", e.what());
       usage::UsageAnswer failed;
       failed.error = plugins::storage_failure_error(e);
       return failed;
@@ -46,7 +45,7 @@ net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principa
     try {
       return budget::budgets_report(deps_.storage, principal.tenant_id, now_ms()).dump();
     } catch (const std::exception& e) {
-      spdlog::error("request {}: budgets query failed: {}", call.request_id(), e.what());
+      logging::for_request(call.request_id()).error("budgets query failed: {}", e.what());
       return plugins::storage_failure_error(e);
     }
   });

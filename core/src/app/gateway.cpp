@@ -4,6 +4,9 @@
 #include "admin/admin_service.h"
 #include "admin/tenant_gate.h"
 #include "api/router.h"
+#include "app/drain.h"
+#include "app/reload_plan.h"
+#include "app/route_builder.h"
 #include "audit/audit_log.h"
 #include "auth/authenticator.h"
 #include "auth/jwt/factory.h"
@@ -15,13 +18,16 @@
 #include "catalog/parameter_support.h"
 #include "chat/chat_endpoint.h"
 #include "chat/secret_redactor.h"
+#include "config/config_loader.h"
 #include "http/listener.h"
 #include "idempotency/key_keeper.h"
+#include "metrics/gateway_sources.h"
 #include "net/blocking_pool.h"
 #include "net/event_loops.h"
 #include "pii/detector.h"
 #include "pii/guard.h"
 #include "plugins/pii_mode.h"
+#include "plugins/plugin_descriptor.h"
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
@@ -47,16 +53,12 @@ struct Gateway::State {
   config::Config config;
   std::map<std::string, std::shared_ptr<plugins::PluginLibrary>> libraries;  // by resolved file
   std::unique_ptr<plugins::Storage> storage;
-  std::vector<std::unique_ptr<plugins::Provider>> providers;
-  std::map<std::string, std::unique_ptr<upstream::UpstreamPool>> pools;  // by provider name
-  catalog::Catalog catalog;
-  chat::SecretRedactor redactor;
+  // The configuration file as it was loaded (reload compares against it).
+  nlohmann::json config_tree;
   std::unique_ptr<usage::UsageWriter> usage;
   std::unique_ptr<auth::Authenticator> authenticator;
   std::unique_ptr<prompts::PromptStore> prompts;
   std::unique_ptr<pii::Detector> pii_detector;
-  std::map<std::string, std::unique_ptr<plugins::PiiMode>> pii_modes;  // by mode name
-  std::unique_ptr<pii::Guard> pii_guard;
   std::unique_ptr<admin::TenantGate> gate;
   std::unique_ptr<budget::StorageLeases> leases;
   std::unique_ptr<budget::Ledger> ledger;
@@ -66,11 +68,22 @@ struct Gateway::State {
   std::unique_ptr<audit::AuditLog> audit;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
+  // GET /metrics and /readyz's probe: before the loops, so calls still
+  // running when the loops are destroyed can count into them.
+  std::unique_ptr<modelgw::metrics::Registry> metrics;
+  std::unique_ptr<api::MetricsEndpoint> metrics_endpoint;
+  std::unique_ptr<api::ReadinessProbe> readiness;
   std::unique_ptr<net::EventLoops> loops;
   std::unique_ptr<net::BlockingPool> blocking;
-  std::unique_ptr<chat::ChatEndpoint> chat;
+  // Providers, pools, catalog, PII modes and the chat endpoint: replaced
+  // whole by a reload (chat/route_set.h). After the loops, so a request's
+  // set outlives them; before the router, which reads it.
+  RouteBuildContext route_context;
+  chat::RouteHolder routes;
   std::unique_ptr<api::Router> router;
   std::unique_ptr<http::Listener> listener;
+  // Set at SIGTERM/SIGINT: /readyz answers 503 while in-flight calls drain.
+  std::atomic<bool> draining{false};
 
   std::shared_ptr<plugins::PluginLibrary> library(mgw_plugin_kind kind, const std::string& name) {
     auto path = plugins::resolve_plugin_path(config.plugins_dir, kind, name);
@@ -79,6 +92,10 @@ struct Gateway::State {
       lib = plugins::PluginLibrary::load(path, kind);
       spdlog::info("loaded {} plugin '{}' {} from {}", plugins::kind_name(kind), lib->name(),
                    lib->descriptor().version, path.string());
+    } else {
+      // The same file named again, for another kind: checked like a fresh load
+      // (a storage plugin's hook table used as a provider's would crash).
+      plugins::check_descriptor(path.string(), &lib->descriptor(), kind);
     }
     return lib;
   }
@@ -95,6 +112,18 @@ std::string holder_name() {
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   return std::string(host) + ":" + std::to_string(::getpid());
+}
+
+pii::PolicyDefaults pii_defaults_of(const config::Config& config) {
+  pii::PolicyDefaults defaults{config.pii.default_mode, pii::critical_set(config.pii.critical), {}};
+  for (const auto& [mode, options] : config.pii.modes) defaults.modes.insert(mode);
+  return defaults;
+}
+
+budget::RateLimits rate_defaults_of(const config::Config& config) {
+  const auto& rl = config.rate_limits;
+  return budget::RateLimits{rl.tenant_requests_per_minute, rl.tenant_tokens_per_minute,
+                            rl.key_requests_per_minute, rl.key_tokens_per_minute};
 }
 
 // POCO's TLS client serves the identity provider's keyset fetch (auth/jwt);
@@ -124,53 +153,6 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   const upstream::ProxyEnvironment proxy_env = upstream::ProxyEnvironment::from_process();
   s.storage = std::make_unique<plugins::Storage>(s.library(MGW_KIND_STORAGE, config.storage.plugin),
                                                  config.storage.options);
-  for (const auto& pc : config.providers) {
-    auto provider = std::make_unique<plugins::Provider>(s.library(MGW_KIND_PROVIDER, pc.plugin), pc);
-    upstream::UpstreamUrl url;
-    try {
-      url = upstream::parse_upstream_url(pc.base_url);
-    } catch (const std::invalid_argument& e) {
-      throw config::ConfigError("providers." + pc.name + ".base_url: " + e.what());
-    }
-    upstream::PoolSettings po;
-    po.max_connections = pc.max_connections;
-    po.connect_timeout_ms = pc.connect_timeout_ms;
-    po.ca_file = pc.ca_file;
-    po.proxy = upstream::proxy_for(url, proxy_env);
-    if (po.proxy) {
-      spdlog::info("provider '{}': connecting through proxy {}:{}", pc.name, po.proxy->host, po.proxy->port);
-    }
-    s.pools[pc.name] = std::make_unique<upstream::UpstreamPool>(url, po);
-    s.redactor.add_from_config(pc.plugin_config);
-    s.providers.push_back(std::move(provider));
-  }
-  for (const auto& [alias, entry] : config.catalog) {
-    if (entry.is_tier()) continue;
-    catalog::ModelRoute route;
-    route.entry = entry;
-    for (auto& p : s.providers) {
-      if (p->name() == entry.provider) route.provider = p.get();
-    }
-    route.upstream = s.pools.at(entry.provider).get();
-    // Built here, at start-up, so the first request does not pay for the ranks.
-    route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);
-    if (route.provider != nullptr) {
-      auto support = catalog::derive_parameter_support(entry, *route.provider);
-      route.supports = std::move(support.supports);
-      route.plugin_drops = std::move(support.plugin_drops);
-      route.ranges = std::move(support.ranges);
-    }
-    for (const auto& pc : config.providers) {
-      if (pc.name == entry.provider) route.prices = catalog::prices_of(entry, pc);
-    }
-    s.catalog.add(std::move(route));
-  }
-  for (const auto& [alias, entry] : config.catalog) {
-    if (entry.is_tier()) s.catalog.add_tier(alias, entry.route);
-  }
-  s.catalog.seal(
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-          .count());
 
   // The journal is opened (and locked) before anything is served: records
   // an earlier run could not store are replayed first.
@@ -191,21 +173,14 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   // Prompts and tenant settings are cached as long as keys are: the same bound
   // on how late a change made by another process (the CLI) is seen.
   s.prompts = std::make_unique<prompts::PromptStore>(*s.storage, config.auth.key_cache_ttl_ms);
-  // PII: the detector's patterns compile here, once; each mode is a plugin.
-  pii::PolicyDefaults pii_defaults{config.pii.default_mode, pii::critical_set(config.pii.critical), {}};
-  for (const auto& [mode, options] : config.pii.modes) {
-    s.pii_modes[mode] = std::make_unique<plugins::PiiMode>(s.library(MGW_KIND_PII, mode), mode, options);
-    pii_defaults.modes.insert(mode);
-  }
+  // PII: the detector's patterns compile here, once; each mode is a plugin
+  // (loaded with the routes, below).
+  const pii::PolicyDefaults pii_defaults = pii_defaults_of(config);
   s.pii_detector = std::make_unique<pii::Detector>();
-  s.pii_guard = std::make_unique<pii::Guard>(*s.pii_detector, s.pii_modes);
-  spdlog::info("PII policy: default mode '{}', {} mode plugin(s) loaded", config.pii.default_mode,
-               s.pii_modes.size());
-  const auto& rl = config.rate_limits;
-  s.gate = std::make_unique<admin::TenantGate>(
-      *s.storage, config.auth.key_cache_ttl_ms, pii_defaults,
-      budget::RateLimits{rl.tenant_requests_per_minute, rl.tenant_tokens_per_minute,
-                         rl.key_requests_per_minute, rl.key_tokens_per_minute});
+  spdlog::info("PII policy: default mode '{}', {} mode plugin(s)", config.pii.default_mode,
+               config.pii.modes.size());
+  s.gate = std::make_unique<admin::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms, pii_defaults,
+                                               rate_defaults_of(config));
   std::set<std::string> aliases;
   for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
   // The audit log: admin changes, PII decisions, budget exhaustion, rejected
@@ -262,18 +237,51 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
         "are refused",
         s.storage->plugin_name());
   }
-  s.chat = std::make_unique<chat::ChatEndpoint>(chat::ChatDeps{
-      s.catalog, *s.usage, s.redactor, sc.max_body_bytes, config.retry, *s.blocking, s.prompts.get(),
-      s.pii_guard.get(), [gate](const auth::Principal& p) { return gate->pii_policy_cached(p.tenant_name); },
-      [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); }, s.spend.get(),
-      [gate](const auth::Principal& p) { return gate->spend_cached(p.tenant_name); },
-      [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); }, s.idempotency.get(),
-      s.audit.get()});
-  s.router = std::make_unique<api::Router>(
-      api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, *s.chat,
-                      s.catalog, *s.prompts, *s.admin_routes, *s.storage, *s.usage, s.audit.get()});
+  // Series for every catalog route exist before the first request; a reload adds its new ones.
+  if (config.metrics.enabled)
+    s.metrics = std::make_unique<metrics::Registry>(metrics::catalog_routes(config));
+  State* state = &s;
+  s.route_context = RouteBuildContext{
+      [state](mgw_plugin_kind kind, const std::string& name) { return state->library(kind, name); },
+      proxy_env, s.pii_detector.get(),
+      [state, gate](chat::RouteSet& set, const config::Config& c) {
+        chat::ChatDeps deps{
+            set.catalog,
+            *state->usage,
+            set.redactor,
+            c.server.max_body_bytes,
+            c.retry,
+            *state->blocking,
+            state->prompts.get(),
+            set.pii_guard.get(),
+            [gate](const auth::Principal& p) { return gate->pii_policy_cached(p.tenant_name); },
+            [gate](const auth::Principal& p) { return gate->pii_policy(p.tenant_name); },
+            state->spend.get(),
+            [gate](const auth::Principal& p) { return gate->spend_cached(p.tenant_name); },
+            [gate](const auth::Principal& p) { return gate->spend(p.tenant_name); },
+            state->idempotency.get(),
+            state->audit.get()};
+        deps.metrics = metrics::add_catalog(state->metrics.get(), c);  // a reload adds its new routes
+        return deps;
+      }};
+  s.routes.replace(build_route_set(config, s.route_context));
+  s.config_tree = read_config_tree(config.source_path);
+  s.readiness = std::make_unique<api::ReadinessProbe>(api::ReadinessChecks{
+      [state] { (void)state->storage->find_api_key(std::string(64, '0')); },  // an indexed miss: cheap
+      jwt ? std::function<bool()>([jwt] { return jwt->keyset_available(); }) : std::function<bool()>(),
+      &s.draining, s.libraries.size()});
+  if (s.metrics) {
+    s.metrics_endpoint = std::make_unique<api::MetricsEndpoint>(*s.metrics, config.metrics.bearer_token);
+  }
+  s.router = std::make_unique<api::Router>(api::RouterDeps{
+      api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, s.routes, *s.prompts,
+      *s.admin_routes, *s.storage, *s.usage, s.audit.get(), s.readiness.get(), s.metrics_endpoint.get()});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
+  if (s.metrics) {
+    metrics::add_gateway_sources(*s.metrics, *s.usage, s.audit.get(), *s.listener);
+    metrics::add_plugins(*s.metrics, s.libraries);
+  }
   spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),
                sc.blocking_threads, sc.max_connections);
 }
@@ -285,13 +293,57 @@ Gateway::~Gateway() {
   // Sockets must not outlive the io_contexts of their loops: the pools' idle
   // connections close now; what requests still hold closes with their
   // coroutines when the loops are destroyed (before the pools, see State).
-  for (auto& [name, pool] : s.pools) pool->close_all();
+  if (auto routes = s.routes.current()) {
+    for (auto& [name, pool] : routes->pools) pool->close_all();
+  }
   s.listener.reset();
   if (s.blocking) s.blocking->stop();
   if (s.idempotency) s.idempotency->stop();
   if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
   if (s.usage) s.usage->stop();
+}
+
+// SIGHUP: the configuration file is read again, and the routes rebuilt from
+// it and swapped in whole; requests under way finish on the set they took.
+// When anything about the new file is wrong, the running configuration stays
+// and one line says why.
+void Gateway::reload() {
+  State& s = *state_;
+  const std::string path = s.config.source_path;
+  spdlog::info("received SIGHUP: reloading the configuration from {}", path);
+  config::Config next;
+  nlohmann::json tree;
+  std::vector<std::string> kept;
+  std::shared_ptr<chat::RouteSet> routes;
+  try {
+    next = config::load_file(path);
+    tree = read_config_tree(path);
+    kept = keep_restart_only(s.config, s.config_tree, next, tree);
+    routes = build_route_set(next, s.route_context);
+  } catch (const std::exception& e) {
+    spdlog::error("reload failed; the running configuration stays: {}", e.what());
+    return;
+  }
+  for (const auto& var : next.unset_env_vars) {
+    spdlog::warn("configuration refers to ${{{}}}, which is not set; using an empty value", var);
+  }
+  if (!kept.empty()) {
+    std::string names;
+    for (const auto& k : kept) names += (names.empty() ? "" : ", ") + k;
+    spdlog::warn("reload: {} changed in {}, which takes a restart; the running values stay", names, path);
+  }
+  s.gate->set_defaults(pii_defaults_of(next), rate_defaults_of(next));
+  std::set<std::string> aliases;
+  for (const auto& [alias, entry] : next.catalog) aliases.insert(alias);
+  s.admin->set_catalog(std::move(aliases), admin::SettingsRules{pii_defaults_of(next).modes});
+  s.routes.replace(std::move(routes))->retire();
+  spdlog::info(
+      "reload: configuration from {} applied ({} providers, {} models); requests under way finish "
+      "on the previous one",
+      path, next.providers.size(), next.catalog.size());
+  s.config = std::move(next);
+  s.config_tree = std::move(tree);
 }
 
 std::uint16_t Gateway::port() const {
@@ -303,6 +355,7 @@ void block_termination_signals() {
   sigemptyset(&set);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);  // reloads the configuration (run_until_signal)
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a client that hangs up is an error code, not a death
 }
@@ -322,30 +375,19 @@ void Gateway::run_until_signal() {
   sigemptyset(&set);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);
   int sig = 0;
-  sigwait(&set, &sig);
-  spdlog::info("received {}, stopping: no new connections, draining in-flight requests",
-               sig == SIGTERM ? "SIGTERM" : "SIGINT");
-
-  // Stop accepting; idle keep-alive connections close now, busy ones after
-  // their current request.
-  s.listener->stop_accepting();
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(s.config.server.shutdown_grace_ms);
-  // Bounded by the grace period (and the 5 s after it below).
-  while (s.listener->in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (;;) {
+    sigwait(&set, &sig);
+    if (sig != SIGHUP) break;
+    reload();
   }
-  if (s.listener->in_flight() > 0) {
-    spdlog::warn("{} requests still running after server.shutdown_grace_ms; closing them",
-                 s.listener->in_flight());
-    s.listener->abort_all();
-    // Aborted calls still write their usage records on the way out.
-    const auto hard = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (s.listener->in_flight() > 0 && std::chrono::steady_clock::now() < hard) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-  }
+  spdlog::info("received {}, stopping: draining in-flight requests (at most {} ms)", signal_name(sig),
+               s.config.server.shutdown_grace_ms);
+  s.draining.store(true);
+  s.listener->drain();
+  const DrainResult drained =
+      drain_calls(*s.listener, set, std::chrono::milliseconds(s.config.server.shutdown_grace_ms));
   s.loops->stop();
   s.blocking->stop();
   // Leases go back before the last records are written: what they keep
@@ -354,7 +396,9 @@ void Gateway::run_until_signal() {
   if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
   s.usage->stop();
-  spdlog::info("stopped; {} usage records written this run", s.usage->written());
+  spdlog::info("stopped; {} usage records written this run ({} requests ended by the shutdown, {} cut{})",
+               s.usage->written(), drained.ended, drained.closed,
+               drained.hurried ? "; the drain was cut short by a second signal" : "");
 }
 
 }  // namespace modelgw::app

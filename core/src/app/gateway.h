@@ -17,17 +17,21 @@ class Gateway {
   ~Gateway();
 
   // Serves until SIGTERM or SIGINT, then drains in-flight calls (up to
-  // server.shutdown_grace_ms) and flushes usage records.
+  // server.shutdown_grace_ms; see app/drain.h) and flushes usage records.
+  // SIGHUP meanwhile reloads the configuration.
   void run_until_signal();
 
   std::uint16_t port() const;
 
  private:
+  // SIGHUP: rebuild the routes from the configuration file (app/reload_plan.h).
+  void reload();
+
   struct State;
   std::unique_ptr<State> state_;
 };
 
-// Blocks SIGTERM/SIGINT/SIGPIPE in the calling thread (call first in main, so
+// Blocks SIGTERM/SIGINT/SIGHUP/SIGPIPE in the calling thread (call first in main, so
 // every thread inherits it and the signals are taken by sigwait instead).
 void block_termination_signals();
 

@@ -1,6 +1,6 @@
 #include "audit/pii_events.h"
 
-#include <spdlog/spdlog.h>
+#include "logging/request_log.h"
 
 namespace modelgw::audit {
 
@@ -12,8 +12,10 @@ void record_pii_event(AuditLog* log, const PiiEvent& e) {
     log->record(Event{e.tenant_id, std::string(e.actor), std::string(e.action),
                       "request " + std::string(e.request_id), std::string(e.request_id), std::move(details)});
   }
-  spdlog::info("audit: {} request={} tenant_id={} key_id={} param={} findings={}", e.action, e.request_id,
-               e.tenant_id, e.key_id, e.param.empty() ? "-" : e.param, e.findings);
+  // request= stays in the text too: the line mirrors the audit event it records.
+  logging::for_request(e.request_id)
+      .info("audit: {} request={} tenant_id={} key_id={} param={} findings={}", e.action, e.request_id,
+            e.tenant_id, e.key_id, e.param.empty() ? "-" : e.param, e.findings);
 }
 
 }  // namespace modelgw::audit

@@ -8,10 +8,9 @@
 #include "chat/spend_step.h"
 #include "chat/upstream_attempt.h"
 #include "idempotency/idempotency_key.h"
+#include "logging/request_log.h"
 #include "plugins/storage_failure.h"
 #include "prompts/prompt_invocation.h"
-
-#include <spdlog/spdlog.h>
 
 namespace modelgw::chat {
 
@@ -22,11 +21,12 @@ void ChatEndpoint::answer_error(http::ServerCall& call, http::ApiError error, Ou
 net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Principal& principal) {
   Outcome outcome;
   open_outcome(outcome, call, principal);
+  outcome.metrics = deps_.metrics;
   std::optional<http::ApiError> crashed;
   try {
     co_await serve(call, outcome);
   } catch (const std::exception& e) {
-    spdlog::error("request {}: unexpected failure: {}", call.request_id(), e.what());
+    logging::for_request(call.request_id()).error("unexpected failure: {}", e.what());
     // Storage that cannot be reached is the one expected failure here: 503.
     crashed = plugins::storage_unreachable(e) ? plugins::storage_failure_error(e) : http::internal_error();
   }
@@ -157,14 +157,14 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   req.doc = nlohmann::json();
 
   const auto budget_end = std::chrono::steady_clock::now() + policy_.budget();
+  const metrics::OpenStream open_stream(deps_.metrics, req.stream);
   http::ApiError last_error;
   for (const RoutePlan& plan : routing.plans) {
     AttemptContext attempt{call, req, plan, policy_, deps_.redactor, budget_end, outcome};
     if (co_await try_model(attempt, text, last_error)) co_return;
-    spdlog::warn(
-        "request {}: model '{}' failed with {} {}; {}", call.request_id(), plan.route->entry.alias,
-        last_error.status, last_error.code,
-        &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
+    logging::for_request(call.request_id())
+        .warn("model '{}' failed with {} {}; {}", plan.route->entry.alias, last_error.status, last_error.code,
+              &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
   }
   answer_error(call, last_error, outcome);
 }
@@ -190,8 +190,9 @@ net::Task<bool> ChatEndpoint::take_idempotency_key(http::ServerCall& call, std::
   if (step.answered) {
     // The first request's answer: it was recorded and charged once, there.
     outcome.recorded = false;
-    spdlog::info("{} tenant={} replayed the answer of a request with the same Idempotency-Key",
-                 call.request_id(), outcome.principal->tenant_name);
+    logging::for_request(call.request_id())
+        .info("tenant={} replayed the answer of a request with the same Idempotency-Key",
+              outcome.principal->tenant_name);
   } else if (step.refusal) {
     answer_error(call, std::move(*step.refusal), outcome);
   } else {
@@ -221,7 +222,7 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
                                     principal.describe());
     }
     if (!admission.reason.empty()) {
-      spdlog::info("request {}: refused: {}", call.request_id(), admission.reason);
+      logging::for_request(call.request_id()).info("refused: {}", admission.reason);
     }
     answer_error(call, *admission.refusal, outcome);
     co_return false;
@@ -247,7 +248,7 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatReque
   } catch (const std::exception& e) {
     // The text must not go upstream unchecked: fail closed. The message names
     // the mode and the path, never the text.
-    spdlog::error("request {}: {}", call.request_id(), e.what());
+    logging::for_request(call.request_id()).error("{}", e.what());
     failed = true;
   }
   if (failed) {

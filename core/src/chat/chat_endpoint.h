@@ -20,6 +20,7 @@
 #include "config/config.h"
 #include "http/server_call.h"
 #include "idempotency/key_keeper.h"
+#include "metrics/registry.h"
 #include "net/blocking_pool.h"
 #include "pii/guard.h"
 #include "prompts/prompt_store.h"
@@ -54,6 +55,8 @@ struct ChatDeps {
   idempotency::KeyKeeper* idempotency = nullptr;
   // The audit log (PII blocks and flags, budget exhaustion); nullptr: none.
   audit::AuditLog* audit = nullptr;
+  // Where calls are counted (metrics/registry.h); nullptr: metrics are off.
+  modelgw::metrics::Registry* metrics = nullptr;
 };
 
 class ChatEndpoint {

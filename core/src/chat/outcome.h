@@ -11,6 +11,10 @@
 #include <memory>
 #include <optional>
 
+namespace modelgw::metrics {
+class Registry;
+}
+
 namespace modelgw::chat {
 
 struct Outcome {
@@ -18,6 +22,11 @@ struct Outcome {
   plugins::UsageRow row;
   bool streamed = false;
   int attempts = 0;
+  // For metrics (metrics/chat_outcome.h): the models tried, the time spent
+  // in upstream tries, and where the call is counted (nullptr: nowhere).
+  int models = 0;
+  std::int64_t upstream_us = 0;
+  modelgw::metrics::Registry* metrics = nullptr;
   // The spend step's hold (none when nothing limits the tenant), and the
   // tenant's budgets it points into.
   std::shared_ptr<const budget::TenantSpend> spend;

@@ -1,6 +1,7 @@
 #include "chat/record.h"
 
-#include <spdlog/spdlog.h>
+#include "logging/request_log.h"
+#include "metrics/chat_outcome.h"
 
 #include <chrono>
 
@@ -10,6 +11,7 @@ void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Pr
   using namespace std::chrono;
   outcome.principal = &principal;
   outcome.row.request_id = call.request_id();
+  outcome.row.trace_id = call.trace().trace_id;
   outcome.row.tenant_id = principal.tenant_id;
   outcome.row.key_id = principal.key_id;
   outcome.row.created_unix_ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
@@ -22,7 +24,7 @@ void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome
   call.send_error(error);  // a 413 closes the connection: its unread body cannot be skipped safely
 }
 
-void record_outcome(Outcome& outcome, const http::ServerCall& call, usage::UsageWriter& usage) {
+void record_outcome(Outcome& outcome, http::ServerCall& call, usage::UsageWriter& usage) {
   auto& row = outcome.row;
   // 499 (as nginx logs it): the client left before any answer could be sent.
   const bool left = row.error_code == "client_disconnected";
@@ -30,10 +32,18 @@ void record_outcome(Outcome& outcome, const http::ServerCall& call, usage::Usage
   row.latency_us = call.elapsed_us();
   row.streamed = outcome.streamed;
   if (row.total_tokens == 0) row.total_tokens = row.prompt_tokens + row.completion_tokens;
-  spdlog::info("{} tenant={} model={} status={} error={} tokens={} attempts={} latency_us={} pii={}",
-               call.request_id(), outcome.principal->tenant_name, row.alias.empty() ? "-" : row.alias,
-               row.http_status, row.error_code.empty() ? "-" : row.error_code, row.total_tokens,
-               outcome.attempts, row.latency_us, row.pii_action.empty() ? "-" : row.pii_action);
+  logging::for_request(call.request_id())
+      .info(
+          "chat: tenant={} model={} status={} error={} tokens={} attempts={} latency_us={} pii={} "
+          "trace_id={}",
+          outcome.principal->tenant_name, row.alias.empty() ? "-" : row.alias, row.http_status,
+          row.error_code.empty() ? "-" : row.error_code, row.total_tokens, outcome.attempts, row.latency_us,
+          row.pii_action.empty() ? "-" : row.pii_action, row.trace_id);
+  http::AccessNote& note = call.access_note();
+  note.alias = row.alias;
+  note.provider = row.provider;
+  if (!row.error_code.empty()) note.error_code = row.error_code;  // a stream's error is not a send_error
+  metrics::observe_outcome(outcome.metrics, outcome);
   usage.enqueue(std::move(row));
 }
 

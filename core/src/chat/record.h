@@ -14,7 +14,8 @@ void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Pr
 // Answers `error` (its message cleared of secrets) and notes its code.
 void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome,
                   const SecretRedactor& redactor);
-// Completes it from the answer sent and enqueues the record (never blocks).
-void record_outcome(Outcome& outcome, const http::ServerCall& call, usage::UsageWriter& usage);
+// Completes it from the answer sent and enqueues the record (never blocks);
+// notes the model and provider for the call's access-log line.
+void record_outcome(Outcome& outcome, http::ServerCall& call, usage::UsageWriter& usage);
 
 }  // namespace modelgw::chat

@@ -2,10 +2,9 @@
 
 #include "chat/generated_text.h"
 #include "chat/plugin_sinks.h"
+#include "logging/request_log.h"
 
 #include <modelgw/sdk.hpp>
-
-#include <spdlog/spdlog.h>
 
 namespace modelgw::chat {
 
@@ -42,8 +41,8 @@ void SseRelay::relay_chunk(std::string_view json) {
   if (error_ || done_ || call_.client_gone()) return;
   frame_.assign("data: ");
   if (!http::append_with_request_id(frame_, json, call_.request_id())) {
-    spdlog::error("request {}: provider plugin emitted a chunk that is not a JSON object",
-                  call_.request_id());
+    logging::for_request(call_.request_id())
+        .error("provider plugin emitted a chunk that is not a JSON object");
     fail(http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
     return;
   }

@@ -5,6 +5,8 @@
 #include "chat/record.h"
 #include "chat/sse_bounds.h"
 #include "chat/sse_relay.h"
+#include "chat/trace_headers.h"
+#include "logging/request_log.h"
 
 #include <modelgw/sdk.hpp>
 
@@ -50,6 +52,16 @@ http::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const s
   return e;
 }
 
+// The call outlasted server.shutdown_grace_ms while the gateway stopped.
+http::ApiError shutting_down() {
+  return http::ApiError{503,
+                        "shutting_down",
+                        "the gateway shut down before the answer was complete; retry on another instance",
+                        {},
+                        1,
+                        true};
+}
+
 http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw_status status) {
   spdlog::error("provider '{}': {} returned status {} without an error", provider, hook, status);
   return http::internal_error("the provider plugin for '" + provider + "' failed; report the request_id");
@@ -60,8 +72,8 @@ http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw
 void fail_on_breach(AttemptContext& a, SseRelay& relay, const catalog::ModelRoute& route) {
   if (!relay.sink_failed() || relay.failed()) return;
   const auto& provider = *route.provider;
-  spdlog::error("request {}: provider '{}': the plugin {}", a.call.request_id(), provider.name(),
-                relay.breach());
+  logging::for_request(a.call.request_id())
+      .error("provider '{}': the plugin {}", provider.name(), relay.breach());
   relay.fail(plugin_breach(provider.name(), provider.plugin_name(), relay.breach()));
 }
 
@@ -71,7 +83,7 @@ net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::millis
   net::ScopedSlot slot(call.client_gone_signal(), [&timer] { timer.cancel(); });
   boost::system::error_code ec;
   co_await timer.async_wait(net::asio::redirect_error(net::use_awaitable, ec));
-  co_return !call.client_gone();
+  co_return !call.client_gone() && !call.shut_down();
 }
 
 // The outcome of an upstream call that threw: the client left, or a failure
@@ -79,7 +91,7 @@ net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::millis
 Attempt attempt_failed(const AttemptContext& a, const upstream::UpstreamFailure& f,
                        const std::string& provider) {
   if (f.kind() == upstream::FailureKind::cancelled) return Attempt{Attempt::cancelled, {}};
-  spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), provider, f.what());
+  logging::for_request(a.call.request_id()).warn("provider '{}': {}", provider, f.what());
   return Attempt{Attempt::failed, from_upstream_failure(f, provider)};
 }
 
@@ -104,8 +116,8 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
   const mgw_status st = route.provider->hooks().on_parse_response(
       route.provider->handle(), &ctx, up.status(), headers.data(), headers.size(), mgw::str(body), &got.sink);
   if (got.state.failed()) {
-    spdlog::error("request {}: provider '{}': on_parse_response: the plugin {}", a.call.request_id(),
-                  pcfg.name, got.state.breach);
+    logging::for_request(a.call.request_id())
+        .error("provider '{}': on_parse_response: the plugin {}", pcfg.name, got.state.breach);
     answer_error(a.call, plugin_breach(pcfg.name, route.provider->plugin_name(), got.state.breach), a.outcome,
                  a.redactor);
     co_return Attempt{};
@@ -124,8 +136,9 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
     }
   }
   if (got.error) {
-    spdlog::warn("request {}: provider '{}' answered HTTP {} -> {} {}", a.call.request_id(), pcfg.name,
-                 up.status(), got.error->status, got.error->code);
+    logging::for_request(a.call.request_id())
+        .warn("provider '{}' answered HTTP {} -> {} {}", pcfg.name, up.status(), got.error->status,
+              got.error->code);
     co_return Attempt{Attempt::failed, *got.error};
   }
   if (st != MGW_OK || !got.has_body) {
@@ -178,7 +191,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
       if (failure->kind() == upstream::FailureKind::cancelled) {
         cancelled = true;
       } else {
-        spdlog::warn("request {}: provider '{}': {}", a.call.request_id(), pcfg.name, failure->what());
+        logging::for_request(a.call.request_id()).warn("provider '{}': {}", pcfg.name, failure->what());
         relay.fail(from_upstream_failure(*failure, pcfg.name));
       }
       break;
@@ -191,8 +204,8 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
       break;
     }
     if (!bounds.feed(piece)) {
-      spdlog::warn("request {}: provider '{}' sent an event stream {} over its bound", a.call.request_id(),
-                   pcfg.name, bounds.passed());
+      logging::for_request(a.call.request_id())
+          .warn("provider '{}' sent an event stream {} over its bound", pcfg.name, bounds.passed());
       relay.fail(http::ApiError{502,
                                 "provider_failed",
                                 "the upstream provider '" + pcfg.name + "' sent a stream " + bounds.passed() +
@@ -214,8 +227,12 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
       break;
     }
   }
+  // Ended by the server at its shutdown deadline, not left by the client:
+  // a stream under way gets a final error event and is recorded as such.
+  const bool ended = cancelled && a.call.shut_down();
+  if (ended) relay.fail(shutting_down());
   if (relay.head_sent()) (void)co_await a.call.flush();
-  const bool client_left = cancelled || a.call.client_gone();
+  const bool client_left = (cancelled && !ended) || a.call.client_gone();
   auto& row = a.outcome.row;
   if (relay.usage()) {
     row.prompt_tokens = relay.usage()->prompt_tokens;
@@ -272,6 +289,7 @@ net::Task<Attempt> attempt_once(AttemptContext& a, const mgw_call_context& ctx,
 net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiError& last_error) {
   const catalog::ModelRoute& route = *a.plan.route;
   a.body = body;
+  ++a.outcome.models;
   auto& row = a.outcome.row;
   row.alias = route.entry.alias;
   row.provider = route.provider->name();
@@ -308,8 +326,8 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiErr
   ctx.member_count = 0;
   if (built.state.failed()) {
     // Nothing of a request the plugin built wrong reaches the wire.
-    spdlog::error("request {}: provider '{}': on_build_request: the plugin {}", a.call.request_id(),
-                  route.provider->name(), built.state.breach);
+    logging::for_request(a.call.request_id())
+        .error("provider '{}': on_build_request: the plugin {}", route.provider->name(), built.state.breach);
     answer_error(a.call,
                  plugin_breach(route.provider->name(), route.provider->plugin_name(), built.state.breach),
                  a.outcome, a.redactor);
@@ -324,12 +342,20 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiErr
                  a.redactor);
     co_return true;
   }
+  set_trace_headers(built.request.headers, a.call.trace());
 
   // Bounded: at most max_attempts tries, and no wait past the retry budget.
   for (int attempt = 0; attempt < a.policy.max_attempts(); ++attempt) {
     ++a.outcome.attempts;
+    const auto tried_at = Clock::now();
     Attempt result = co_await attempt_once(a, ctx, built.request);
+    a.outcome.upstream_us +=
+        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - tried_at).count();
     if (result.kind == Attempt::served) co_return true;
+    if (a.call.shut_down()) {  // nothing sent yet; no retry while shutting down
+      answer_error(a.call, shutting_down(), a.outcome, a.redactor);
+      co_return true;
+    }
     if (result.kind == Attempt::cancelled) {
       row.error_code = "client_disconnected";
       co_return true;
@@ -342,13 +368,18 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiErr
     if (attempt + 1 >= a.policy.max_attempts()) break;
     const auto wait = a.policy.wait_after(last_error, attempt, jitter_draw());
     if (Clock::now() + wait > a.budget_end) {
-      spdlog::info("request {}: model '{}': a retry in {} ms would pass the retry budget",
-                   a.call.request_id(), route.entry.alias, wait.count());
+      logging::for_request(a.call.request_id())
+          .info("model '{}': a retry in {} ms would pass the retry budget", route.entry.alias, wait.count());
       break;
     }
-    spdlog::info("request {}: model '{}' answered {} {}; retry {} in {} ms", a.call.request_id(),
-                 route.entry.alias, last_error.status, last_error.code, attempt + 1, wait.count());
+    logging::for_request(a.call.request_id())
+        .info("model '{}' answered {} {}; retry {} in {} ms", route.entry.alias, last_error.status,
+              last_error.code, attempt + 1, wait.count());
     if (!co_await wait_watching_client(a.call, wait)) {
+      if (a.call.shut_down()) {
+        answer_error(a.call, shutting_down(), a.outcome, a.redactor);
+        co_return true;
+      }
       row.error_code = "client_disconnected";
       co_return true;
     }

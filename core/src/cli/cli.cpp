@@ -4,8 +4,11 @@
 #include "app/gateway.h"
 #include "audit/audit_log.h"
 #include "audit/audit_verify.h"
+#include "capacity/capacity_warnings.h"
 #include "catalog/catalog_prices.h"
 #include "cli/arguments.h"
+#include "cli/pid_file.h"
+#include "cli/reload_command.h"
 #include "config/config_loader.h"
 #include "logging/logging.h"
 #include "plugins/pii_mode.h"
@@ -36,7 +39,9 @@ namespace {
 constexpr const char* kUsage = R"(usage: modelgw <command> [options]
 
 commands:
-  serve                              run the gateway until SIGTERM/SIGINT
+  serve                              run the gateway until SIGTERM/SIGINT (SIGHUP reloads)
+  reload [--pid PID]                 check the configuration, then have the running gateway
+                                     (server.pid_file, or PID) reload it
   check-config [FILE]                validate a configuration file and its plugins
   tenants create NAME                add a tenant
   tenants list                       list tenants
@@ -148,9 +153,14 @@ void print_json(const nlohmann::json& value) {
 int cmd_serve(const Arguments& args) {
   app::block_termination_signals();  // before any thread starts, so all inherit it
   const auto cfg = config::load_file(config_path(args));
-  logging::init(cfg.logging.level, /*async=*/true);
+  logging::init(logging::options_from(cfg.logging), /*async=*/true);
+  const auto limits = capacity::raise_open_file_limit();
+  spdlog::info("open-file limit {}; this configuration may use about {}", limits.open_files,
+               capacity::open_files_needed(cfg));
+  for (const auto& line : capacity::capacity_warnings(cfg, limits)) spdlog::warn("{}", line);
   try {
     app::Gateway gateway(cfg);
+    const PidFile pid_file(cfg.server.pid_file);  // once bound: a reload can reach it
     gateway.run_until_signal();
   } catch (...) {
     logging::shutdown();
@@ -185,6 +195,11 @@ int cmd_check_config(const Arguments& args) {
     }
   }
   for (const auto& var : cfg.unset_env_vars) std::cerr << "warning: ${" << var << "} is not set\n";
+  // Under systemd, ExecStartPre runs this with the unit's limits: the ones
+  // the service gets.
+  for (const auto& line : capacity::capacity_warnings(cfg, capacity::limits_for_serve())) {
+    std::cerr << "warning: " << line << "\n";
+  }
   std::cout << path << ": OK (" << cfg.providers.size() << " providers, " << cfg.catalog.size() << " models, "
             << cfg.pii.modes.size() << " PII modes)\n";
   return 0;
@@ -473,6 +488,7 @@ int run(int argc, char** argv) {
     Arguments args = Arguments::parse(argc, argv, 1);
     if (command == "serve") return cmd_serve(args);
     if (command == "check-config") return cmd_check_config(args);
+    if (command == "reload") return cmd_reload(args, config_path(args));
     if (command == "tenants") return cmd_tenants(args);
     if (command == "keys") return cmd_keys(args);
     if (command == "prompts") return cmd_prompts(args);

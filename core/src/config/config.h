@@ -27,8 +27,10 @@ struct ServerConfig {
   // Open client connections at most. When all are open, a new one replaces
   // an idle one or the longest still sending its head; when every one is
   // serving a request, it is answered 503 and closed. Bounded by memory (an
-  // idle connection holds a few KiB), not by threads.
-  int max_connections = 10000;
+  // idle connection holds a few KiB, an open stream about 20 KiB) and by the
+  // file descriptor limit, not by threads. Sized so the packaged service
+  // holds 10,000 concurrent streams with room for probes and new requests.
+  int max_connections = 16384;
   int event_loops = 0;                       // threads running the event loops; 0: one per core
   int blocking_threads = 8;                  // threads for work that blocks (storage, keyset fetches)
   std::size_t max_header_bytes = 32 * 1024;  // the whole request head
@@ -38,7 +40,14 @@ struct ServerConfig {
   int keep_alive_timeout_ms = 15000;  // idle keep-alive connections close after this...
   int keep_alive_scarce_ms = 1000;    // ...or after this once 3/4 of max_connections are open
   int shutdown_grace_ms = 30000;      // how long SIGTERM waits for in-flight requests
+  // Where serve writes its process id (removed at exit), for `modelgw reload`;
+  // empty: none is written.
+  std::string pid_file;
 };
+
+// Upper bound of providers.*.max_connections: the ephemeral ports of one
+// source address towards one upstream address and port.
+inline constexpr int kMaxUpstreamConnections = 65536;
 
 struct StorageConfig {
   std::string plugin = "sqlite";
@@ -81,6 +90,13 @@ struct IdempotencyConfig {
   std::int64_t purge_interval_ms = 60'000;       // expired keys are deleted this often
 };
 
+// GET /metrics (docs/METRICS.md): served unless disabled; when a bearer
+// token is set, only to requests that bear it.
+struct MetricsConfig {
+  bool enabled = true;
+  std::string bearer_token;  // a secret: never logged; empty: no authentication
+};
+
 // The audit log's writer (audit/audit_log.h).
 struct AuditConfig {
   int flush_interval_ms = 50;          // events are appended at least this often
@@ -99,16 +115,24 @@ struct PiiConfig {
 
 struct LoggingConfig {
   std::string level = "info";
+  // "json" (one object per line, for journald and log shippers) or "text".
+  std::string format = "json";
+  bool access_log = true;                  // one line per HTTP request
+  std::string access_log_format = "json";  // "json" or "combined"
 };
 
 struct ProviderConfig {
   std::string name;
   std::string plugin;
   std::string base_url;
-  int connect_timeout_ms = 5000;                      // TCP (and TLS) connect
-  int first_byte_timeout_ms = 60000;                  // the response head; and each next piece of a stream
-  int timeout_ms = 600000;                            // the whole call, stream included
-  int max_connections = 256;                          // open connections to this upstream, busy or idle
+  int connect_timeout_ms = 5000;      // TCP (and TLS) connect
+  int first_byte_timeout_ms = 60000;  // the response head; and each next piece of a stream
+  int timeout_ms = 600000;            // the whole call, stream included
+  // Open connections to this upstream, busy or idle. Default: server.max_connections
+  // (capped at kMaxUpstreamConnections), since every open stream holds one; a
+  // lower cap makes streams past it wait up to connect_timeout_ms, then fail.
+  int max_connections = 16384;
+  bool max_connections_set = false;  // written in the file (check-config warns when it is the bottleneck)
   std::size_t max_response_bytes = 64 * 1024 * 1024;  // whole answers, and all a stream relays
   std::size_t max_sse_line_bytes = 256 * 1024;        // one line of an upstream event stream
   std::size_t max_sse_event_bytes = 1024 * 1024;      // one event of an upstream event stream
@@ -169,6 +193,7 @@ struct Config {
   UsageConfig usage;
   IdempotencyConfig idempotency;
   AuditConfig audit;
+  MetricsConfig metrics;
   LoggingConfig logging;
   RetryConfig retry;
   PiiConfig pii;

@@ -43,7 +43,7 @@ void parse_listen(const std::string& listen, const std::string& key, ServerConfi
 void read_server(SectionReader r, ServerConfig& s) {
   parse_listen(r.string("listen", "127.0.0.1:8080"), r.key_path("listen"), s);
   s.max_body_bytes = static_cast<std::size_t>(r.integer("max_body_bytes", 4 << 20, 1024, 1LL << 30));
-  s.max_connections = static_cast<int>(r.integer("max_connections", 10000, 4, 1000000));
+  s.max_connections = static_cast<int>(r.integer("max_connections", s.max_connections, 4, 1000000));
   s.event_loops = static_cast<int>(r.integer("event_loops", 0, 0, 256));
   s.blocking_threads = static_cast<int>(r.integer("blocking_threads", 8, 1, 256));
   s.max_header_bytes = static_cast<std::size_t>(r.integer("max_header_bytes", 32 * 1024, 1024, 1 << 20));
@@ -53,6 +53,7 @@ void read_server(SectionReader r, ServerConfig& s) {
   s.keep_alive_timeout_ms = static_cast<int>(r.integer("keep_alive_timeout_ms", 15000, 100, kMaxMs));
   s.keep_alive_scarce_ms = static_cast<int>(r.integer("keep_alive_scarce_ms", 1000, 10, kMaxMs));
   s.shutdown_grace_ms = static_cast<int>(r.integer("shutdown_grace_ms", 30000, 0, kMaxMs));
+  s.pid_file = r.string("pid_file", "");
   r.reject_unknown_keys();
 }
 
@@ -63,7 +64,9 @@ void read_storage(SectionReader r, StorageConfig& s) {
   r.reject_unknown_keys();
 }
 
-ProviderConfig read_provider(const std::string& name, const nlohmann::json& block) {
+// `client_connections`: server.max_connections, the default cap on upstream
+// connections (each open stream holds one of each).
+ProviderConfig read_provider(const std::string& name, const nlohmann::json& block, int client_connections) {
   SectionReader r(block, "providers." + name);
   if (block.is_null()) throw ConfigError(r.path() + ": must be a mapping");
   ProviderConfig p;
@@ -81,7 +84,9 @@ ProviderConfig read_provider(const std::string& name, const nlohmann::json& bloc
     throw ConfigError(r.key_path("first_byte_timeout_ms") + ": must not exceed timeout_ms (" +
                       std::to_string(p.timeout_ms) + "), the bound of the whole call");
   }
-  p.max_connections = static_cast<int>(r.integer("max_connections", 256, 1, 65536));
+  p.max_connections = static_cast<int>(r.integer(
+      "max_connections", std::min(client_connections, kMaxUpstreamConnections), 1, kMaxUpstreamConnections));
+  p.max_connections_set = block.is_object() && block.contains("max_connections");
   p.max_response_bytes =
       static_cast<std::size_t>(r.integer("max_response_bytes", 64LL << 20, 1024, 1LL << 32));
   p.max_sse_line_bytes =
@@ -337,11 +342,26 @@ Config from_json(const nlohmann::json& root, std::string source) {
     r.reject_unknown_keys();
   }
   {
+    SectionReader r(top.object("metrics"), "metrics");
+    c.metrics.enabled = r.boolean("enabled", c.metrics.enabled);
+    c.metrics.bearer_token = r.string("bearer_token", "");
+    r.reject_unknown_keys();
+  }
+  {
     SectionReader r(top.object("logging"), "logging");
     c.logging.level = r.string("level", "info");
     static const std::set<std::string> levels{"trace", "debug", "info", "warn", "error", "off"};
     if (!levels.count(c.logging.level)) {
       throw ConfigError("logging.level: must be one of trace, debug, info, warn, error, off");
+    }
+    c.logging.format = r.string("format", c.logging.format);
+    if (c.logging.format != "json" && c.logging.format != "text") {
+      throw ConfigError("logging.format: must be json or text");
+    }
+    c.logging.access_log = r.boolean("access_log", c.logging.access_log);
+    c.logging.access_log_format = r.string("access_log_format", c.logging.access_log_format);
+    if (c.logging.access_log_format != "json" && c.logging.access_log_format != "combined") {
+      throw ConfigError("logging.access_log_format: must be json or combined");
     }
     r.reject_unknown_keys();
   }
@@ -366,7 +386,8 @@ Config from_json(const nlohmann::json& root, std::string source) {
   const auto& providers = top.object("providers");
   if (providers.is_null() || providers.empty())
     throw ConfigError("providers: at least one provider is required");
-  for (const auto& [name, block] : providers.items()) c.providers.push_back(read_provider(name, block));
+  for (const auto& [name, block] : providers.items())
+    c.providers.push_back(read_provider(name, block, c.server.max_connections));
 
   const auto& catalog = top.object("catalog");
   if (catalog.is_null() || catalog.empty())

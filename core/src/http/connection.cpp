@@ -1,10 +1,13 @@
 #include "http/connection.h"
 
+#include "http/access_line.h"
 #include "http/api_error.h"
 #include "http/connection_hub.h"
 #include "http/request_id.h"
 
 #include <boost/beast/http/error.hpp>
+
+#include "logging/request_log.h"
 
 #include <spdlog/spdlog.h>
 
@@ -25,6 +28,11 @@ constexpr std::size_t kMaxUnparsedBody = 64 * 1024;
 // thrown away so the close does not reset the answer away (RFC 9112 9.6).
 constexpr std::size_t kLingerBytes = 1024 * 1024;
 constexpr std::chrono::seconds kLingerTime{2};
+
+// Served while the gateway drains (the load balancer's view of it).
+bool is_probe(std::string_view path) {
+  return path == "/readyz" || path == "/healthz";
+}
 
 }  // namespace
 
@@ -65,7 +73,9 @@ net::Task<Connection::Outcome> Connection::serve_one() {
 
   // Idle: wait for the first byte of the next request without holding a buffer.
   if (buffer_.empty()) {
-    if (hub_.stopping.load(std::memory_order_relaxed)) co_return Outcome::close;
+    // While draining, a connection that was accepted then still gets its
+    // first request answered (a probe, or a 503 below) rather than a bare close.
+    if (served_ && hub_.stopping.load(std::memory_order_relaxed)) co_return Outcome::close;
     arm(hub_.idle_timeout());
     error_code ec;
     enter(Phase::idle);
@@ -110,7 +120,8 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   if (ec == boost::beast::http::error::need_more) ec = {};
   if ((ec && !request.body_too_large) || !parser.is_header_done()) {
     Refusal bad = parser.refusal(ec, buffer_);
-    co_return co_await refuse(std::move(bad));
+    if (!parser.is_header_done()) co_return co_await refuse(std::move(bad));
+    co_return co_await refuse(std::move(bad), request.method, std::string(request.path()));
   }
   buffer_.erase(0, used);
 
@@ -125,14 +136,14 @@ net::Task<Connection::Outcome> Connection::serve_one() {
       if (buffer_.size() > kMaxUnparsedBody) {
         Refusal bad{400, "invalid_parameter",
                     "the chunked request body is malformed (a chunk-size line or trailer is too long)"};
-        co_return co_await refuse(std::move(bad));
+        co_return co_await refuse(std::move(bad), request.method, std::string(request.path()));
       }
       if (!co_await read_more(kReadChunk)) {
         if (timed_out_) {
           Refusal late{408, "request_timeout",
                        "the request body did not arrive within " +
                            std::to_string(hub_.timeouts.body.count()) + " ms (server.body_timeout_ms)"};
-          co_return co_await refuse(std::move(late));
+          co_return co_await refuse(std::move(late), request.method, std::string(request.path()));
         }
         co_return Outcome::close;
       }
@@ -141,12 +152,19 @@ net::Task<Connection::Outcome> Connection::serve_one() {
       if (request.body_too_large) break;
       if (ec) {
         Refusal bad = parser.refusal(ec, buffer_);
-        co_return co_await refuse(std::move(bad));
+        co_return co_await refuse(std::move(bad), request.method, std::string(request.path()));
       }
       buffer_.erase(0, used);
     }
   }
   disarm();
+  served_ = true;
+  if (hub_.stopping.load(std::memory_order_relaxed) && !is_probe(request.path())) {
+    // Draining: only the probes are served, so a load balancer sees /readyz
+    // fail; everything else is told to go elsewhere.
+    Refusal draining{503, "shutting_down", "the gateway is shutting down; retry on another instance", 1};
+    co_return co_await refuse(std::move(draining), request.method, std::string(request.path()));
+  }
   enter(Phase::busy);
   if (buffer_.empty()) std::string().swap(buffer_);  // a long request or stream holds no read buffer
 
@@ -161,9 +179,9 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   try {
     co_await hub_.handler.handle(call);
   } catch (const std::exception& e) {
-    spdlog::error("{} request failed in the gateway: {}", call.request_id(), e.what());
+    logging::for_request(call.request_id()).error("request failed in the gateway: {}", e.what());
   } catch (...) {
-    spdlog::error("{} request failed in the gateway", call.request_id());
+    logging::for_request(call.request_id()).error("request failed in the gateway");
   }
   if (!call.answered()) call.send_error(internal_error());
   const bool delivered = !call.client_gone() && co_await call.flush();
@@ -175,6 +193,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
     socket_.cancel(ec);  // the hang-up watch; nothing else is pending now
   }
   hub_.in_flight.fetch_sub(1, std::memory_order_relaxed);
+  log_access(call, delivered);  // every request that reached a handler ends here
 
   if (!delivered || aborted_) co_return Outcome::close;
   // A stream that did not end (the handler gave up on it) ends with the
@@ -196,15 +215,19 @@ net::Task<bool> Connection::read_more(std::size_t max) {
   co_return !ec && n > 0 && !aborted_;
 }
 
-net::Task<Connection::Outcome> Connection::refuse(Refusal refusal) {
+net::Task<Connection::Outcome> Connection::refuse(Refusal refusal, std::string method, std::string path) {
   const std::string request_id = new_request_id();
-  spdlog::info("{} request refused before routing: {} {}", request_id, refusal.status, refusal.message);
+  logging::for_request(request_id)
+      .info("request refused before routing: {} {}", refusal.status, refusal.message);
   net::CancelSignal none;
   Request nothing;
+  nothing.method = std::move(method);
+  nothing.target = std::move(path);
   ServerCall call(std::move(nothing), request_id, *this, none, socket_.get_executor());
   call.close_after();  // where the next request would start is unknown
-  call.send_error(ApiError{refusal.status, refusal.code, refusal.message, {}});
-  co_await call.flush();
+  call.send_error(ApiError{refusal.status, refusal.code, refusal.message, {}, refusal.retry_after_s});
+  const bool delivered = co_await call.flush();
+  log_access(call, delivered);  // and every request refused before one
   co_return Outcome::linger;
 }
 
@@ -243,7 +266,9 @@ bool Connection::closing() const {
 }
 
 void Connection::stop() {
-  if (phase_ == Phase::idle) {
+  // One that has not sent its first request yet may be a probe arriving as
+  // the drain starts: it is answered (serve_one), not dropped.
+  if (phase_ == Phase::idle && served_) {
     error_code ec;
     socket_.cancel(ec);
   }
@@ -255,6 +280,12 @@ void Connection::abort() {
   error_code ec;
   socket_.shutdown(asio::socket_base::shutdown_both, ec);
   socket_.cancel(ec);
+}
+
+void Connection::end_call() {
+  if (!in_handler_ || ended_ || aborted_) return;
+  ended_ = true;
+  if (hangup_) hangup_->emit();
 }
 
 void Connection::evict() {

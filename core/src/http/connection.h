@@ -29,10 +29,15 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   static net::Task<void> run(std::shared_ptr<Connection> self);
 
   // On the connection's loop: the server stops. An idle connection closes
-  // now; a busy one after its current answer.
+  // now (unless it has not sent a request yet: that one is answered); a busy
+  // one after its current answer.
   void stop();
   // On the connection's loop: close now; a running handler sees the client gone.
   void abort();
+  // On the connection's loop: the shutdown deadline passed. A running
+  // handler is cancelled (its hang-up signal fires) but the connection stays
+  // open for its final answer or stream event; see ServerCall::shut_down().
+  void end_call();
 
   // Whether the connection may be closed to make room for a new one when
   // every slot is taken: it is idle between requests, or still receiving a
@@ -45,6 +50,7 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
 
   net::Task<bool> write(std::string_view bytes) override;
   bool closing() const override;
+  bool shut_down() const override { return ended_; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -60,7 +66,8 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   net::Task<bool> read_more(std::size_t max);
   // By value: GCC 12 can destroy a temporary bound to a coroutine's reference
   // parameter twice when it is created in the co_await expression.
-  net::Task<Outcome> refuse(Refusal refusal);
+  // `method` and `path`: of a request whose head was read (for the access log).
+  net::Task<Outcome> refuse(Refusal refusal, std::string method = {}, std::string path = {});
   net::Task<void> linger_and_close();
   void close();
 
@@ -86,6 +93,8 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   bool watching_ = false;  // a hang-up watch is pending
   bool closed_ = false;
   bool aborted_ = false;
+  bool ended_ = false;   // end_call(): the server ended the running call
+  bool served_ = false;  // a request was read on this connection
   std::uint64_t watch_generation_ = 0;
   net::CancelSignal* hangup_ = nullptr;  // the running request's, while a handler runs
 };

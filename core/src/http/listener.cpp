@@ -1,5 +1,6 @@
 #include "http/listener.h"
 
+#include "capacity/capacity_warnings.h"
 #include "http/api_error.h"
 #include "http/connection.h"
 #include "http/connection_hub.h"
@@ -9,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
+#include <future>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -104,7 +106,8 @@ Listener::Listener(net::EventLoops& loops, const config::ServerConfig& config, H
     // the port and silently take half the traffic.
     a.set_option(tcp::acceptor::reuse_address(true));
     a.bind(endpoint);
-    a.listen(4096);  // room for a burst of connects (thousands of streams opening at once)
+    a.listen(
+        capacity::kListenBacklog);  // room for a burst of connects (thousands of streams opening at once)
     port_ = a.local_endpoint().port();
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("server.listen: cannot listen on " + config.host + ":" +
@@ -178,16 +181,36 @@ void Listener::start() {
       asio::detached);
 }
 
-void Listener::stop_accepting() {
-  hub_->stopping.store(true);
-  auto acceptor = acceptor_;
-  asio::post(acceptor->acceptor.get_executor(), [acceptor] {
-    error_code ec;
-    acceptor->acceptor.close(ec);
-  });
+void Listener::drain() {
+  if (hub_->stopping.exchange(true)) return;
   for (std::size_t i = 0; i < loops_.size(); ++i) {
     asio::post(loops_.at(i), [hub = hub_, i] {
       for (Connection* c : hub->live[i]) c->stop();
+    });
+  }
+}
+
+void Listener::stop_accepting() {
+  drain();
+  auto acceptor = acceptor_;
+  auto closed = std::make_shared<std::promise<void>>();
+  auto done = closed->get_future();
+  asio::post(acceptor->acceptor.get_executor(), [acceptor, closed] {
+    error_code ignored;
+    acceptor->acceptor.close(ignored);
+    closed->set_value();
+  });
+  // Closed when this returns, so a connect is refused rather than left in
+  // the backlog unanswered while the process finishes; bounded should the
+  // loop be stuck.
+  done.wait_for(std::chrono::seconds(1));
+}
+
+void Listener::end_calls() {
+  for (std::size_t i = 0; i < loops_.size(); ++i) {
+    asio::post(loops_.at(i), [hub = hub_, i] {
+      const auto live = hub->live[i];  // an ended call may end its connection, which edits the set
+      for (Connection* c : live) c->end_call();
     });
   }
 }

@@ -27,9 +27,18 @@ class Listener {
   void start();
   std::uint16_t port() const { return port_; }
 
-  // No new connections; idle ones close now, busy ones after their answer
-  // (which says `Connection: close`). Thread-safe.
+  // Draining: idle connections close now, busy ones after their answer
+  // (which says `Connection: close`); connections still accepted get their
+  // first request answered: /readyz and /healthz as usual, anything else a
+  // 503 `shutting_down`. Thread-safe.
+  void drain();
+  // As drain(), and the listening socket closes: new connections are
+  // refused. Waits (at most 1 s) for the close: call it from outside the loops.
   void stop_accepting();
+  // The shutdown deadline passed: every running call is cancelled and ends
+  // with a 503 `shutting_down` (a stream: its final error event) while its
+  // connection stays open for that. Thread-safe.
+  void end_calls();
   // Closes every connection now; running handlers see their client gone.
   void abort_all();
 

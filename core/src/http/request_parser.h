@@ -24,6 +24,7 @@ struct Refusal {
   int status = 400;
   std::string code = "invalid_parameter";
   std::string message;
+  int retry_after_s = -1;  // sets Retry-After when >= 0
 };
 
 struct RequestLimits {

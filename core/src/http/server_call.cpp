@@ -1,6 +1,7 @@
 #include "http/server_call.h"
 
 #include "http/http_date.h"
+#include "http/request_trace.h"
 #include "util/ascii.h"
 
 #include <boost/beast/http/status.hpp>
@@ -43,6 +44,8 @@ ServerCall::ServerCall(Request request, std::string request_id, ResponseChannel&
       executor_(std::move(executor)) {
   // HTTP/1.0 keeps a connection only when it asks to.
   if (request_.version_minor == 0) keep_alive_ = iequals(request_.header("Connection"), "keep-alive");
+  trace_ = trace_of(request_);
+  access_note_.trace_id = trace_.trace_id;
 }
 
 std::int64_t ServerCall::elapsed_us() const {
@@ -108,6 +111,17 @@ void ServerCall::send_json(int status, std::string_view body) {
   }
 }
 
+void ServerCall::send_text(int status, std::string_view content_type, std::string_view body) {
+  if (answered()) return;
+  append_head(status, content_type, body.size(), false);
+  out_.append(body.data(), body.size());
+  finished_ = true;
+  if (tap_ != nullptr) {
+    tap_->on_head(status, false, headers_);
+    tap_->on_body(body);
+  }
+}
+
 void ServerCall::send_object(int status, std::string_view object) {
   std::string body;
   append_with_request_id(body, object, request_id_);
@@ -120,6 +134,7 @@ void ServerCall::send_error(const ApiError& error) {
   // After a refused body (413) the rest of it is unread: where the next
   // request would start is unknown.
   if (error.status == 413 || request_.body_too_large) close_after();
+  access_note_.error_code = error.code;
   send_json(error.status, error_envelope(error, request_id_));
 }
 
@@ -173,6 +188,7 @@ net::Task<bool> ServerCall::flush() {
   std::string pending;
   pending.swap(out_);
   const bool ok = co_await channel_.write(pending);
+  if (ok) bytes_written_ += pending.size();
   if (!ok) {
     write_failed_ = true;
     co_return outlives_client_;

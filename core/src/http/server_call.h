@@ -11,6 +11,7 @@
 #include "http/request_id.h"
 #include "net/asio.h"
 #include "net/cancel_signal.h"
+#include "trace/trace_context.h"
 
 #include <chrono>
 #include <cstdint>
@@ -54,6 +55,9 @@ class ResponseChannel {
   virtual net::Task<bool> write(std::string_view bytes) = 0;
   // True when the server is stopping: answers say `Connection: close`.
   virtual bool closing() const { return false; }
+  // True when the server ended the running call at its shutdown deadline:
+  // the client is still there and is owed a final error (not a cut).
+  virtual bool shut_down() const { return false; }
 };
 
 // Sees every answer a call buffers, as it is buffered (idempotency keeps it
@@ -70,6 +74,16 @@ class ResponseTap {
   virtual void on_end() = 0;                         // the stream ended normally
 };
 
+// What handlers tell the access log about a call beyond what the transport
+// sees (http/connection.cpp writes the line when the call ends).
+struct AccessNote {
+  std::string tenant;      // the tenant's name, once authenticated
+  std::string alias;       // chat: the model alias asked for
+  std::string provider;    // chat: the provider that answered last
+  std::string trace_id;    // the trace this call belongs to, when tracing is on
+  std::string error_code;  // the error answered (send_error sets it; a stream's error too)
+};
+
 class ServerCall {
  public:
   ServerCall(Request request, std::string request_id, ResponseChannel& channel, net::CancelSignal& hangup,
@@ -77,6 +91,9 @@ class ServerCall {
 
   const Request& request() const { return request_; }
   const std::string& request_id() const { return request_id_; }
+  // The W3C trace this call is served under (the client's traceparent, or a
+  // new trace), decided when the call is made.
+  const trace::RequestTrace& trace() const { return trace_; }
   std::chrono::steady_clock::time_point started() const { return started_; }
   std::int64_t elapsed_us() const;
   net::Executor executor() const { return executor_; }
@@ -101,6 +118,8 @@ class ServerCall {
 
   // A whole answer (Content-Length), buffered until flush().
   void send_json(int status, std::string_view body);
+  // The same with another Content-Type (GET /metrics' text format).
+  void send_text(int status, std::string_view content_type, std::string_view body);
   // A JSON object answer with this call's request_id added as its first member.
   void send_object(int status, std::string_view object);
   // The error envelope (with Retry-After when the error has one; 413 and
@@ -117,6 +136,10 @@ class ServerCall {
   // Writes everything buffered. False when the client is gone.
   net::Task<bool> flush();
 
+  AccessNote& access_note() { return access_note_; }
+  const AccessNote& access_note() const { return access_note_; }
+  std::uint64_t bytes_written() const { return bytes_written_; }
+
   int status_sent() const { return status_; }  // 0 until an answer's head was buffered
   bool answered() const { return status_ != 0; }
   bool streaming() const { return streaming_; }
@@ -124,7 +147,14 @@ class ServerCall {
 
   // Fires (on this loop) when the client hangs up while the handler works.
   net::CancelSignal& hangup() { return hangup_; }
-  bool client_gone() const { return !outlives_client_ && (hangup_.fired() || write_failed_); }
+  // The hang-up signal also fires when the server ends the call at its
+  // shutdown deadline; the client is not gone then (see shut_down()).
+  bool client_gone() const {
+    return !outlives_client_ && ((hangup_.fired() && !channel_.shut_down()) || write_failed_);
+  }
+  // The server ended this call at its shutdown deadline: answer (or end the
+  // stream with) a 503 `shutting_down`.
+  bool shut_down() const { return channel_.shut_down(); }
 
  private:
   void append_head(int status, std::string_view content_type, std::size_t content_length, bool chunked);
@@ -146,6 +176,9 @@ class ServerCall {
   bool outlives_client_ = false;
   ResponseTap* tap_ = nullptr;
   std::string answered_id_;  // empty: request_id_
+  AccessNote access_note_;
+  std::uint64_t bytes_written_ = 0;
+  trace::RequestTrace trace_;
 };
 
 // The handler the transport calls for each request (the router).

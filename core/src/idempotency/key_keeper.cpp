@@ -1,5 +1,7 @@
 #include "idempotency/key_keeper.h"
 
+#include "logging/request_log.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -131,7 +133,7 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
     try {
       held = co_await net::offload(blocking_, [&] { return storage_.claim_idempotency(row, now); });
     } catch (const std::exception& e) {
-      spdlog::error("request {}: idempotency: {}", call.request_id(), e.what());
+      logging::for_request(call.request_id()).error("idempotency: {}", e.what());
       failed = true;
     }
     if (failed) co_return settle({std::nullopt, unavailable()});
@@ -145,8 +147,8 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
     if (held->state == MGW_IDEMPOTENCY_DONE) {
       auto stored = decode(held->response);
       if (!stored) {
-        spdlog::error("request {}: idempotency: the answer kept for this key cannot be read",
-                      call.request_id());
+        logging::for_request(call.request_id())
+            .error("idempotency: the answer kept for this key cannot be read");
         co_return settle(
             {std::nullopt, http::internal_error("the answer kept for this Idempotency-Key cannot be "
                                                 "read; report the request_id")});
@@ -229,10 +231,11 @@ net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
   if (keep) {
     answer = flight->captured();
     if (answer.bytes() > options_.max_response_bytes) {
-      spdlog::info(
-          "request {}: idempotency: the answer ({} bytes) is over idempotency.max_response_bytes ({}); "
-          "the key is kept without it",
-          flight->owner(), answer.bytes(), options_.max_response_bytes);
+      logging::for_request(flight->owner())
+          .info(
+              "idempotency: the answer ({} bytes) is over idempotency.max_response_bytes ({}); "
+              "the key is kept without it",
+              answer.bytes(), options_.max_response_bytes);
       StoredResponse marker;
       marker.request_id = answer.request_id;
       marker.status = answer.status;
@@ -254,8 +257,8 @@ net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
         // The key lives ttl_ms from now, when its answer is kept (README).
         row.expires_unix_ms = now_unix_ms() + options_.ttl_ms;
         if (!storage_.complete_idempotency(row)) {
-          spdlog::warn("request {}: idempotency: the key's claim lapsed before the answer was kept",
-                       flight->owner());
+          logging::for_request(flight->owner())
+              .warn("idempotency: the key's claim lapsed before the answer was kept");
         }
       } else {
         storage_.release_idempotency(flight->tenant_id(), flight->key(), flight->owner());
@@ -264,7 +267,7 @@ net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
   } catch (const std::exception& e) {
     // Followers still get the answer from memory; later retries find the
     // claim PENDING until in_flight_ms passes.
-    spdlog::error("request {}: idempotency: {}", flight->owner(), e.what());
+    logging::for_request(flight->owner()).error("idempotency: {}", e.what());
   }
   forget(*flight);
   flight->set_state(keep ? Flight::State::done : Flight::State::released);

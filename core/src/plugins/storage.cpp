@@ -2,6 +2,7 @@
 
 #include "plugins/callback_guard.h"
 #include "plugins/plugin_error.h"
+#include "plugins/storage_failure.h"
 
 #include <modelgw/sdk.hpp>
 
@@ -108,6 +109,7 @@ struct Rows {
       u.price_cached_micros = r->price_cached_micros;
       u.reason = s(r->reason);
     }
+    if (MGW_HAS_FIELD(r, mgw_usage_record, trace_id)) u.trace_id = s(r->trace_id);
     usage.push_back(std::move(u));
   }
   void take_budget(const mgw_budget_record* r) {
@@ -152,11 +154,14 @@ const char* status_name(mgw_status s) {
 void check(mgw_status status, const ErrorText& error, const char* what) {
   if (error.rows.failed()) {
     // The plugin's answer could not be taken: never act on part of it.
+    note_storage_failure(MGW_INTERNAL);
     throw StorageError(MGW_INTERNAL, std::string("storage: ") + what +
                                          " failed: the gateway could not take " +
                                          (error.breach.empty() ? "a row the plugin returned" : error.breach));
   }
   if (status == MGW_OK) return;
+  if (status != MGW_NOT_FOUND && status != MGW_CONFLICT && status != MGW_UNSUPPORTED)
+    note_storage_failure(status);
   std::string msg = std::string("storage: ") + what + " failed (" + status_name(status) + ")";
   if (!error.text().empty()) msg += ": " + error.text();
   throw StorageError(status, msg);
@@ -193,6 +198,7 @@ mgw_usage_record to_record(const UsageRow& u) {
   r.reason = mgw::str(u.reason);
   r.charges = u.charges.empty() ? nullptr : u.charges.data();
   r.charge_count = u.charges.size();
+  r.trace_id = mgw::str(u.trace_id);
   return r;
 }
 

@@ -85,6 +85,8 @@ struct UsageRow {
   std::string reason;  // internal refusal reason (BUDGET_EXCEEDED, CREDIT_INSUFFICIENT, RATE_LIMITED)
   // Insert only: the ledger leases this record settles, in its transaction.
   std::vector<mgw_ledger_charge> charges;
+  // ABI 1.6: the W3C trace id (32 lowercase hex); empty for older records.
+  std::string trace_id;
 };
 
 // Filters of GET /v1/usage (see mgw_usage_filter).

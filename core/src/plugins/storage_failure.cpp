@@ -2,7 +2,27 @@
 
 #include "plugins/storage.h"
 
+#include <atomic>
+
 namespace modelgw::plugins {
+namespace {
+
+std::atomic<std::uint64_t> g_unavailable{0};
+std::atomic<std::uint64_t> g_other{0};
+
+}  // namespace
+
+void note_storage_failure(mgw_status status) noexcept {
+  (status == MGW_UNAVAILABLE ? g_unavailable : g_other).fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t storage_failures_unavailable() noexcept {
+  return g_unavailable.load(std::memory_order_relaxed);
+}
+
+std::uint64_t storage_failures_other() noexcept {
+  return g_other.load(std::memory_order_relaxed);
+}
 
 bool storage_unreachable(const std::exception& failure) {
   const auto* storage = dynamic_cast<const StorageError*>(&failure);

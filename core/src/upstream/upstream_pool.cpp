@@ -262,6 +262,18 @@ void UpstreamPool::close_all() {
   }
 }
 
+void UpstreamPool::retire_idle() {
+  std::unordered_map<const void*, Idle> idle;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    idle.swap(idle_);
+  }
+  for (auto& [loop, connections] : idle) {
+    for (auto& c : connections) retire(std::move(c), nullptr);
+  }
+}
+
 void UpstreamPool::discard(std::unique_ptr<UpstreamConnection> connection) {
   if (!connection) return;
   connection->close();

@@ -71,6 +71,10 @@ class UpstreamPool {
   // io_contexts are destroyed: closes every idle connection (a socket must
   // not outlive its io_context), and from now on closes what is released.
   void close_all();
+  // When a configuration reload retires the pool while the event loops run:
+  // every idle connection is closed on its own loop (posted there), and from
+  // now on what is released is closed. The pool may be destroyed at once.
+  void retire_idle();
 
   // How requests are written: the target's prefix before base_path + path
   // ("" for origin-form; "http://host:port" for absolute-form through a proxy),

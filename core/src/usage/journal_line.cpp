@@ -35,7 +35,8 @@ void append_journal_line(const plugins::UsageRow& r, std::string& out) {
                   {"price_output_micros", r.price_output_micros},
                   {"price_cached_micros", r.price_cached_micros},
                   {"reason", r.reason},
-                  {"charges", std::move(charges)}};
+                  {"charges", std::move(charges)},
+                  {"trace_id", r.trace_id}};
   // Strings the gateway did not build (a model name, a feature) may hold
   // invalid UTF-8; replacing it keeps the line writable and readable.
   out += j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -77,6 +78,8 @@ std::optional<plugins::UsageRow> parse_journal_line(std::string_view line) {
     for (const auto& c : j.at("charges")) {
       r.charges.push_back(mgw_ledger_charge{c.at(0).get<std::int64_t>(), c.at(1).get<std::int64_t>()});
     }
+    // Lines journaled before trace ids were recorded have none.
+    if (auto it = j.find("trace_id"); it != j.end()) r.trace_id = it->get<std::string>();
     return r;
   } catch (const json::exception&) {
     return std::nullopt;

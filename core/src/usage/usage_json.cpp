@@ -20,6 +20,9 @@ json money(std::int64_t micros) {
 json record_json(const plugins::UsageRow& r) {
   json j = {
       {"request_id", r.request_id},
+      // The W3C trace the request was served under; null for records stored
+      // before trace ids were kept.
+      {"trace_id", r.trace_id.empty() ? json() : json(r.trace_id)},
       {"created", r.created_unix_ms / 1000},
       {"created_at", budget::utc_timestamp_ms(r.created_unix_ms)},
       {"model", r.alias.empty() ? json() : json(r.alias)},

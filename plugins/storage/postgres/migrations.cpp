@@ -189,9 +189,17 @@ CREATE TABLE audit_events (
 );
 )sql";
 
+// Version 2 (ABI 1.6): the W3C trace id each request was served under; empty
+// for records stored before. A constant default: PostgreSQL adds the column
+// without rewriting the table.
+constexpr const char* kUsageTraceId = R"sql(
+ALTER TABLE usage_records ADD COLUMN trace_id TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema: tenants, keys, usage, prompts, budgets, ledger, idempotency, audit",
               kInitialSchema},
+    Migration{2, "trace id on usage records", kUsageTraceId},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -34,11 +34,11 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 struct UsageRow {
   mgw_usage_record record;
   std::string request_id, alias, provider, upstream_model, error_code, prompt_name, pii_action, pii_findings,
-      feature, reason;
+      feature, reason, trace_id;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   // NUL bytes and bytes that are not UTF-8 cannot go into PostgreSQL's text;
   // they become U+FFFD rather than costing the record (see storable_text).
   auto text = [](mgw_str s, std::string_view field) { return storable_text(bytes_arg(s, field)); };
@@ -52,6 +52,7 @@ UsageRow check_record(const mgw_usage_record& in) {
   row.pii_findings = text(row.record.pii_findings, "pii_findings");
   row.feature = text(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
   row.reason = text(row.record.reason, "reason");
+  row.trace_id = text(row.record.trace_id, "trace_id");  // ABI 1.6: empty from an older host
   if (row.record.charge_count > 0 && row.record.charges == nullptr)
     throw Failure(MGW_INVALID_ARGUMENT,
                   "charges: NULL with charge_count " + std::to_string(row.record.charge_count));
@@ -93,7 +94,8 @@ bool insert_record(pqxx::work& tx, const UsageRow& row) {
                            r.http_status, row.error_code, r.latency_us, r.ttft_us, r.streamed,
                            r.created_unix_ms, row.prompt_name, r.prompt_version, row.pii_action,
                            row.pii_findings, row.feature, r.cached_prompt_tokens, r.cost_micros,
-                           r.price_input_micros, r.price_output_micros, r.price_cached_micros, row.reason)
+                           r.price_input_micros, r.price_output_micros, r.price_cached_micros, row.reason,
+                           row.trace_id)
               .empty();
 }
 
@@ -221,6 +223,7 @@ void emit_usage(const pqxx::result& rows, const mgw_row_sink* out) {
     record.price_cached_micros = int64_of(row[24]);
     record.reason = str_of(row[25]);
     record.seq = int64_of(row[26]);
+    record.trace_id = str_of(row[27]);
     out->callback_usage(out->host_data, &record);
   }
 }

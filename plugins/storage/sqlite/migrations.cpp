@@ -203,6 +203,12 @@ CREATE TABLE audit_events (
 );
 )sql";
 
+// Version 7 (ABI 1.6): the W3C trace id each request was served under; empty
+// for records stored before.
+constexpr const char* kUsageTraceId = R"sql(
+ALTER TABLE usage_records ADD COLUMN trace_id TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
@@ -210,6 +216,7 @@ constexpr std::array kMigrations{
     Migration{4, "costs, usage rollups, budgets and ledger leases", kMoney},
     Migration{5, "idempotency keys", kIdempotency},
     Migration{6, "audit log", kAudit},
+    Migration{7, "trace id on usage records", kUsageTraceId},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

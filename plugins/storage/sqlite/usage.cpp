@@ -27,11 +27,11 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 struct UsageRow {
   mgw_usage_record record;
   std::string_view request_id, alias, provider, upstream_model, error_code, prompt_name, pii_action,
-      pii_findings, feature, reason;
+      pii_findings, feature, reason, trace_id;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   row.request_id = text_arg(row.record.request_id, "request_id");
   row.alias = text_arg(row.record.alias, "alias");
   row.provider = text_arg(row.record.provider, "provider");
@@ -42,6 +42,7 @@ UsageRow check_record(const mgw_usage_record& in) {
   row.pii_findings = text_arg(row.record.pii_findings, "pii_findings");
   row.feature = text_arg(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
   row.reason = text_arg(row.record.reason, "reason");
+  row.trace_id = text_arg(row.record.trace_id, "trace_id");  // ABI 1.6: empty from an older host
   if (row.record.charge_count > 0 && row.record.charges == nullptr)
     throw Failure(MGW_INVALID_ARGUMENT,
                   "charges: NULL with charge_count " + std::to_string(row.record.charge_count));
@@ -76,7 +77,7 @@ std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t
   "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \
   "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms, prompt_name, " \
   "prompt_version, pii_action, pii_findings, feature, cached_prompt_tokens, cost_micros, "               \
-  "price_input_micros, price_output_micros, price_cached_micros, reason"
+  "price_input_micros, price_output_micros, price_cached_micros, reason, trace_id"
 
 void insert_row(Statement& insert, const UsageRow& row) {
   const auto& r = row.record;
@@ -106,6 +107,7 @@ void insert_row(Statement& insert, const UsageRow& row) {
   insert.bind(24, r.price_output_micros);
   insert.bind(25, r.price_cached_micros);
   insert.bind(26, row.reason);
+  insert.bind(27, row.trace_id);
   insert.run();
 }
 
@@ -192,6 +194,7 @@ void emit_usage(const Statement& row, const mgw_row_sink* out) {
   record.price_cached_micros = row.int64(24);
   record.reason = row.str(25);
   record.seq = row.int64(26);
+  record.trace_id = row.str(27);
   out->callback_usage(out->host_data, &record);
 }
 
@@ -243,7 +246,7 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
           auto insert =
               c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)");
+                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)");
           insert_row(insert, row);
         }
         {

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 5
+#define MGW_ABI_MINOR 6
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -633,6 +633,10 @@ typedef struct mgw_usage_record {
    * exactly what its records say. NULL/0 for none; NULL on reads. */
   const mgw_ledger_charge* charges;
   size_t charge_count;
+  /* ABI 1.6 (check with MGW_HAS_FIELD): the W3C trace id (32 lowercase hex
+   * characters) the request was served under, from its traceparent header or
+   * started by the host; len 0 for records written before 1.6. */
+  mgw_str trace_id;
 } mgw_usage_record;
 
 /* Filters for on_usage_query; a zero / empty field does not filter. */
@@ -1057,6 +1061,7 @@ typedef struct mgw_storage_hooks {
 #define MGW_API_KEY_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_api_key_record, revoked_unix_ms)
 #define MGW_USAGE_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage_record, pii_findings)
 #define MGW_USAGE_RECORD_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_record, charge_count)
+#define MGW_USAGE_RECORD_SIZE_1_6 MGW_SIZE_THROUGH(mgw_usage_record, trace_id)
 #define MGW_USAGE_QUERY_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage_query, limit)
 #define MGW_USAGE_FILTER_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_filter, group_by)
 #define MGW_USAGE_GROUP_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_group, cost_micros)

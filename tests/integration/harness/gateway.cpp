@@ -90,7 +90,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
     << "  journal_path: \"" << (o.journal_path.empty() ? dir + "/usage.journal" : o.journal_path) << "\"\n"
     << o.extra_usage_yaml << o.pii_yaml << "logging:\n"
     << "  level: info\n"
-    << "retry:\n"
+    << o.extra_logging_yaml << "retry:\n"
     << "  max_attempts: " << o.retry_max_attempts << "\n"
     << "  base_ms: " << o.retry_base_ms << "\n"
     << "  max_wait_ms: " << o.retry_max_wait_ms << "\n"

@@ -55,6 +55,7 @@ struct GatewayOptions {
   std::string pii_yaml;              // a whole `pii:` section; empty: the defaults (flag)
   std::string extra_yaml;            // whole top-level sections (budget:, rate_limits:), appended
   std::string extra_usage_yaml;      // lines under `usage:`, indented two spaces
+  std::string extra_logging_yaml;    // lines under `logging:`, indented two spaces
   std::string journal_path;          // usage.journal_path; empty: one in the gateway's temp dir
   int storage_busy_timeout_ms = 0;   // the sqlite plugin's busy_timeout_ms; 0: its default
   std::string db_path;               // the SQLite file; empty: one in the gateway's temp dir.

@@ -89,6 +89,8 @@ struct Usage {
   int64_t cost_micros = 0;
   std::string reason;
   std::vector<mgw_ledger_charge> charges;  // inserted only
+  // ABI 1.6
+  std::string trace_id;
 
   // Views into this object: not callable on a temporary, whose strings would dangle.
   mgw_usage_record record() const& {
@@ -119,6 +121,7 @@ struct Usage {
     r.reason = mgw::str(reason);
     r.charges = charges.empty() ? nullptr : charges.data();
     r.charge_count = charges.size();
+    r.trace_id = mgw::str(trace_id);
     return r;
   }
 
@@ -131,7 +134,7 @@ struct Usage {
                       u.prompt_tokens, u.completion_tokens, u.total_tokens, u.http_status, u.error_code,
                       u.latency_us, u.ttft_us, u.streamed, u.created_unix_ms, u.prompt_name, u.prompt_version,
                       u.pii_action, u.pii_findings, u.feature, u.cached_prompt_tokens, u.cost_micros,
-                      u.reason);
+                      u.reason, u.trace_id);
     };
     return key(*this) == key(o);
   }
@@ -206,6 +209,7 @@ struct RowRecorder {
       u.cached_prompt_tokens = r->cached_prompt_tokens;
       u.cost_micros = r->cost_micros;
       u.reason = s(r->reason);
+      if (MGW_HAS_FIELD(r, mgw_usage_record, trace_id)) u.trace_id = s(r->trace_id);
       static_cast<RowRecorder*>(self)->usage.push_back(std::move(u));
     };
     sink.callback_prompt_version = [](void* self, const mgw_prompt_version_record* r) {

@@ -59,6 +59,7 @@ TEST_P(UsageTest, EveryFieldRoundTrips) {
   u.prompt_version = 3;
   u.pii_action = "masked";
   u.pii_findings = R"({"email":2,"payment_card":1})";
+  u.trace_id = "4bf92f3577b34da6a3ce929d0e0e4736";
   insert_usage(storage(), {u});
   RowRecorder rows;
   mgw_usage_query q{};
@@ -238,6 +239,57 @@ TEST_P(UsageTest, RecordsFromAHostBeforeThePiiFieldsHaveNoPiiSummary) {
   EXPECT_EQ(rows.usage[0].prompt_version, 2);
   EXPECT_EQ(rows.usage[0].pii_action, "");
   EXPECT_EQ(rows.usage[0].pii_findings, "");
+}
+
+TEST_P(UsageTest, TraceIdRoundTripsThroughEveryRead) {
+  Usage u;
+  u.request_id = "req_traced";
+  u.tenant_id = 3;
+  u.created_unix_ms = 1700000000000;
+  u.trace_id = "0af7651916cd43dd8448eb211c80319c";
+  insert_usage(storage(), {u});
+  RowRecorder by_query;
+  mgw_usage_query q{};
+  q.struct_size = sizeof q;
+  q.request_id = mgw::str("req_traced");
+  ASSERT_EQ(h().on_usage_query(storage(), &q, &by_query.sink, nullptr), MGW_OK);
+  ASSERT_EQ(by_query.usage.size(), 1u);
+  EXPECT_EQ(by_query.usage[0].trace_id, u.trace_id);
+  // GET /v1/usage reads through on_usage_page, a separate SELECT.
+  RowRecorder by_page;
+  mgw_usage_filter f{};
+  f.struct_size = sizeof f;
+  f.tenant_id = 3;
+  f.stream = -1;
+  f.limit = 10;
+  ASSERT_EQ(h().on_usage_page(storage(), &f, &by_page.sink, nullptr), MGW_OK);
+  ASSERT_EQ(by_page.usage.size(), 1u);
+  EXPECT_EQ(by_page.usage[0].trace_id, u.trace_id);
+}
+
+TEST_P(UsageTest, RecordsFromAHostBeforeTraceIdsHaveNone) {
+  // Records of ABI 1.5, which end at charge_count.
+  constexpr std::size_t kSize = MGW_USAGE_RECORD_SIZE_1_2;
+  struct alignas(mgw_usage_record) Array {
+    unsigned char bytes[kSize];
+  } records{};
+  Usage u;
+  u.request_id = "pre-trace-host";
+  u.reason = "kept";
+  u.trace_id = "must-not-be-read";
+  auto full = u.record();
+  full.struct_size = kSize;
+  std::memcpy(records.bytes, &full, kSize);
+  ASSERT_EQ(
+      h().on_usage_insert(storage(), reinterpret_cast<const mgw_usage_record*>(records.bytes), 1, nullptr),
+      MGW_OK);
+  RowRecorder rows;
+  mgw_usage_query q{};
+  q.struct_size = sizeof q;
+  ASSERT_EQ(h().on_usage_query(storage(), &q, &rows.sink, nullptr), MGW_OK);
+  ASSERT_EQ(rows.usage.size(), 1u);
+  EXPECT_EQ(rows.usage[0].reason, "kept");
+  EXPECT_EQ(rows.usage[0].trace_id, "");
 }
 
 TEST_P(UsageTest, MismatchedStructSizesAreRefused) {

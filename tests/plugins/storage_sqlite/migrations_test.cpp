@@ -9,7 +9,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 6;
+constexpr int64_t kCurrentVersion = 7;
 
 class MigrationsTest : public StorageTest {};
 
@@ -35,7 +35,7 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
                   "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
                   "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version",
                   "pii_action", "pii_findings", "feature", "cached_prompt_tokens", "cost_micros",
-                  "price_input_micros", "price_output_micros", "price_cached_micros", "reason"));
+                  "price_input_micros", "price_output_micros", "price_cached_micros", "reason", "trace_id"));
   // Version 4: budgets, ledger windows, leases and the hourly usage rollups.
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('budgets') ORDER BY cid"),
               ElementsAre("id", "tenant_id", "scope", "subject", "name", "period", "limit_micros",
@@ -169,6 +169,7 @@ TEST_F(MigrationsTest, VersionOneDatabaseMigratesWithItsRowsAndSettings) {
   EXPECT_EQ(rows.usage[0].prompt_version, 0);
   EXPECT_EQ(rows.usage[0].pii_action, "") << "migration 3 ran too, over the old row";
   EXPECT_EQ(rows.usage[0].pii_findings, "");
+  EXPECT_EQ(rows.usage[0].trace_id, "") << "migration 7 ran too";
 }
 
 }  // namespace

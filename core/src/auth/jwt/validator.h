@@ -35,6 +35,8 @@ class Validator {
 
   // Fetches the keyset once (start-up); false when that failed.
   bool prefetch() { return keys_->prefetch(); }
+  // Whether keys can be had now (GET /readyz); may fetch them, so blocking.
+  bool keyset_available() { return std::holds_alternative<std::shared_ptr<const Keyset>>(keys_->current()); }
 
   const ValidatorOptions& options() const { return options_; }
 
