@@ -281,6 +281,18 @@ TEST_F(PostgresFaultTest, StoppedAndRestartedUnderLoadLosesNothingAndRecordsEach
   }
 
   cluster_->halt();
+  // The load balancer is told: not ready while storage cannot be reached
+  // (the probe's answer is reused for at most a second).
+  json ready;
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto r = http_get(gateways_[0]->port(), "/readyz");
+        ready = r.json();
+        return r.status == 503 && ready["failed"] == json::array({"storage"});
+      },
+      5000ms))
+      << ready.dump();
+  EXPECT_EQ(http_get(gateways_[0]->port(), "/healthz").status, 200) << "alive all the same";
   int served_while_down = 0;
   for (int i = 0; i < 10; ++i) {
     const auto a = chat(0, "pricey", "down " + std::to_string(i));
@@ -307,6 +319,7 @@ TEST_F(PostgresFaultTest, StoppedAndRestartedUnderLoadLosesNothingAndRecordsEach
   cluster_->restart();
   // The gateway reconnects by itself; the journaled records arrive once.
   EXPECT_TRUE(eventually([&] { return http_call(gateways_[0]->port(), cold).status == 200; }, 20000ms));
+  EXPECT_TRUE(eventually([&] { return http_get(gateways_[0]->port(), "/readyz").status == 200; }, 5000ms));
   json records;
   EXPECT_TRUE(eventually(
       [&] {
