@@ -1,15 +1,10 @@
 #include "comparison_report.h"
+#include "report_format.h"
 
 #include <cstdio>
 
 namespace bench {
 namespace {
-
-std::string strf(const char* format, auto... args) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, format, args...);
-  return buf;
-}
 
 // modelgw / nginx, or a negative value when either side is missing.
 double ratio(double gateway, double nginx) {
@@ -56,11 +51,6 @@ std::uint64_t open_loop_errors(const std::optional<OpenLoopResult>& r) {
 void print_reasons(std::ostream& out, const char* who, const std::map<std::string, std::uint64_t>& reasons) {
   for (const auto& [reason, count] : reasons)
     out << "      " << who << " error x" << count << ": " << reason << "\n";
-}
-
-nlohmann::json latency_json(const LatencySummary& s) {
-  return {{"count", s.count},   {"mean_us", s.mean_us}, {"min_us", s.min_us}, {"p50_us", s.p50_us},
-          {"p90_us", s.p90_us}, {"p99_us", s.p99_us},   {"max_us", s.max_us}};
 }
 
 nlohmann::json open_loop_json(const OpenLoopResult& r) {

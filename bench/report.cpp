@@ -1,4 +1,5 @@
 #include "report.h"
+#include "report_format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,12 +11,6 @@ namespace bench {
 namespace {
 
 constexpr std::int64_t kAddedLatencyTargetUs = 200;
-
-std::string strf(const char* format, auto... args) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, format, args...);
-  return buf;
-}
 
 std::string cpu_text(double us) {
   return us < 0 ? std::string("-") : strf("%.0f", us);
@@ -40,11 +35,6 @@ void print_pass(std::ostream& out, const char* label, const PassResult& p) {
   for (const auto& [reason, count] : l.error_reasons) {
     out << "           error x" << count << ": " << reason << "\n";
   }
-}
-
-nlohmann::json latency_json(const LatencySummary& s) {
-  return {{"count", s.count},   {"mean_us", s.mean_us}, {"min_us", s.min_us}, {"p50_us", s.p50_us},
-          {"p90_us", s.p90_us}, {"p99_us", s.p99_us},   {"max_us", s.max_us}};
 }
 
 nlohmann::json pass_json(const PassResult& p) {

@@ -5,7 +5,7 @@ MODELGW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 # Everything comes from Debian 12's archive; nothing is downloaded otherwise.
 MODELGW_DEB_PACKAGES=(
-  build-essential cmake ninja-build pkg-config ca-certificates curl
+  build-essential cmake ninja-build lld pkg-config ca-certificates curl
   libpoco-dev libboost-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
   libssl-dev libsqlite3-dev libgtest-dev libgmock-dev libpcre2-dev libre2-dev
   libpqxx-dev libpq-dev
@@ -50,11 +50,19 @@ install_node_modules() {
   fi
 }
 
-# build_preset PRESET [TARGET...]: configure (once) and build.
+# build_preset PRESET [TARGET...]: configure (once) and build, at the
+# priority MODELGW_BUILD_NICE (a nice increment, 0 by default) when set.
 build_preset() {
   local preset="$1"; shift
+  local cache="$MODELGW_ROOT/build/$preset/CMakeCache.txt"
+  # A tree configured before the presets chose Ninja cannot change generator.
+  if [ -f "$cache" ] && ! grep -qx 'CMAKE_GENERATOR:INTERNAL=Ninja' "$cache"; then
+    echo "==> build/$preset was configured with another generator: configuring it again"
+    rm -rf "$cache" "$MODELGW_ROOT/build/$preset/CMakeFiles"
+  fi
   (cd "$MODELGW_ROOT" && cmake --preset "$preset" >/dev/null)
   local targets=()
   for t in "$@"; do targets+=(--target "$t"); done
-  (cd "$MODELGW_ROOT" && cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}")
+  (cd "$MODELGW_ROOT" &&
+    nice -n "${MODELGW_BUILD_NICE:-0}" cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}")
 }

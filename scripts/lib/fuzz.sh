@@ -101,15 +101,13 @@ run_fuzz_targets() {
 # build_fuzz_targets: configure (once) and build every fuzz target.
 build_fuzz_targets() {
   install_fuzz_packages
-  echo "==> building (fuzz)"
   build_preset fuzz fuzz_targets
 }
 
-# The bounded run CI makes after the test suites: every target for
-# MODELGW_FUZZ_SECONDS (20) seconds against its seeds.
+# The bounded run CI makes after the test suites (build_fuzz_targets first):
+# every target for MODELGW_FUZZ_SECONDS (20) seconds against its seeds.
 run_fuzz_bounded() {
   local seconds="${MODELGW_FUZZ_SECONDS:-20}"
-  build_fuzz_targets
   echo "==> fuzzing (${seconds} s per target)"
   local targets
   mapfile -t targets < <(fuzz_target_names)

@@ -95,7 +95,7 @@ void hostile_blocks(const RunContext& ctx) {
 
 // Each configured member, given a value of every other JSON type (null
 // aside: for an optional member, null means "not set").
-void wrong_types(const RunContext& ctx) {
+void config_wrong_types(const RunContext& ctx) {
   Session s(ctx.entry, HostShape::current());
   if (s.hooks() == nullptr) {
     problem("cannot run: " + s.unusable_reason());
@@ -140,7 +140,7 @@ std::vector<Check> config_checks() {
       {"config.hostile", "blocks that are not a JSON object are refused with a reason; huge ones never crash",
        hostile_blocks},
       {"config.wrong_types", "every configured member with a value of the wrong JSON type is refused",
-       wrong_types},
+       config_wrong_types},
   };
 }
 

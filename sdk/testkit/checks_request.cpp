@@ -93,7 +93,7 @@ void build_both_ways(Session& s, mgw_provider* p, const CallSpec& call, const st
   }
 }
 
-void fixtures(const RunContext& ctx) {
+void request_fixtures(const RunContext& ctx) {
   const auto files = fixture_files(ctx.fixtures, "requests", ".json");
   if (files.empty()) note("no requests/ fixtures: only the built-in minimal request is checked");
   auto ready = ready_provider(ctx);
@@ -197,7 +197,7 @@ void hostile_bodies(const RunContext& ctx) {
   }
 }
 
-void wrong_types(const RunContext& ctx) {
+void request_wrong_types(const RunContext& ctx) {
   auto ready = ready_provider(ctx);
   if (!ready) return;
   Session& s = *ready->session;
@@ -279,11 +279,11 @@ void wrong_types(const RunContext& ctx) {
 std::vector<Check> request_checks() {
   return {
       {"request.fixtures", "requests/ cases build as expected, the same with and without the member index",
-       fixtures},
+       request_fixtures},
       {"request.hostile_bodies", "empty, huge, invalid UTF-8 and malformed bodies get a coherent answer",
        hostile_bodies},
       {"request.wrong_types",
-       "every standard parameter of the wrong JSON type is built or refused with a 4xx", wrong_types},
+       "every standard parameter of the wrong JSON type is built or refused with a 4xx", request_wrong_types},
   };
 }
 

@@ -125,7 +125,7 @@ void every_status(const RunContext& ctx) {
   }
 }
 
-void fixtures(const RunContext& ctx) {
+void response_fixtures(const RunContext& ctx) {
   const auto files = fixture_files(ctx.fixtures, "responses", ".json");
   if (files.empty()) {
     note("no responses/ fixtures");
@@ -144,7 +144,8 @@ void fixtures(const RunContext& ctx) {
 
 std::vector<Check> response_checks() {
   return {
-      {"response.fixtures", "responses/ cases map to the expected usage and chat.completion body", fixtures},
+      {"response.fixtures", "responses/ cases map to the expected usage and chat.completion body",
+       response_fixtures},
       {"response.every_status", "HTTP 100..599 with garbage bodies: one clean error each, never a crash",
        every_status},
   };

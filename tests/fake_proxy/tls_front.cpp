@@ -14,7 +14,7 @@ namespace {
 
 using namespace std::chrono_literals;
 constexpr auto kHandshakeTimeout = 10s;
-constexpr auto kConnectTimeout = 5s;
+constexpr auto kOriginConnectTimeout = 5s;
 
 }  // namespace
 
@@ -44,7 +44,7 @@ void serveTlsConnection(Poco::Net::StreamSocket client, Runtime& runtime, int fo
     if (tls.completeHandshake() != 1) return;
     tls.setReceiveTimeout(
         Poco::Timespan(static_cast<Poco::Timespan::TimeDiff>(runtime.idleTimeout.count()) * 1000));
-    BufferedSocket origin(connectLoopback(forwardPort, kConnectTimeout), runtime, Transport::Plain);
+    BufferedSocket origin(connectLoopback(forwardPort, kOriginConnectTimeout), runtime, Transport::Plain);
     relayTunnel(front, origin, runtime.idleTimeout);
   } catch (const std::exception&) {
     // Failed handshakes (a client that rejects our certificate) and a dead

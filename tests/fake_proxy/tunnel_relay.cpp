@@ -9,7 +9,7 @@ namespace fake_proxy {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::chrono::milliseconds kPollSlice{100};
+constexpr std::chrono::milliseconds kRelayPollSlice{100};
 
 struct Direction {
   BufferedSocket& from;
@@ -68,7 +68,7 @@ void relayTunnel(BufferedSocket& a, BufferedSocket& b, std::chrono::milliseconds
     // Decrypted bytes are ready now: do not sleep in poll() on top of them.
     const bool anyPending = pending[0] || pending[1];
     const int n =
-        ::poll(fds, static_cast<nfds_t>(count), anyPending ? 0 : static_cast<int>(kPollSlice.count()));
+        ::poll(fds, static_cast<nfds_t>(count), anyPending ? 0 : static_cast<int>(kRelayPollSlice.count()));
     if (n < 0 && errno != EINTR) return;
     for (int i = 0; i < count; ++i) {
       if (fds[i].revents == 0 && !pending[i]) continue;

@@ -22,7 +22,7 @@ struct Answer {
   int completion = 0;
 };
 
-const std::string kKey = "shared-key";
+const std::string kSharedKey = "shared-key";
 const std::string kSystem = "Be brief.";
 const std::string kFirst = "What is\tthe answer?";
 const std::string kAssistant = "It is 42.";
@@ -39,7 +39,8 @@ Answer openai(int port, bool stream) {
     body["stream"] = true;
     body["stream_options"] = {{"include_usage", true}};
   }
-  const auto r = call(port, "POST", "/v1/chat/completions", body.dump(), {"Authorization: Bearer " + kKey});
+  const auto r =
+      call(port, "POST", "/v1/chat/completions", body.dump(), {"Authorization: Bearer " + kSharedKey});
   EXPECT_EQ(r.status, 200) << r.body;
   Answer a;
   if (!stream) {
@@ -71,7 +72,7 @@ Answer anthropic(int port, bool stream) {
                  {{"role", "user"}, {"content", {{{"type", "text"}, {"text", kLast}}}}}}}};
   if (stream) body["stream"] = true;
   const auto r = call(port, "POST", "/v1/messages", body.dump(),
-                      {"x-api-key: " + kKey, "anthropic-version: 2023-06-01"});
+                      {"x-api-key: " + kSharedKey, "anthropic-version: 2023-06-01"});
   EXPECT_EQ(r.status, 200) << r.body;
   if (!stream) {
     const auto j = json::parse(r.body);
@@ -96,7 +97,7 @@ Answer gemini(int port, bool stream) {
                        {{"role", "user"}, {"parts", {{{"text", kLast}}}}}}}};
   const std::string path = stream ? "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse"
                                   : "/v1beta/models/gemini-2.0-flash:generateContent";
-  const auto r = call(port, "POST", path, body.dump(), {"x-goog-api-key: " + kKey});
+  const auto r = call(port, "POST", path, body.dump(), {"x-goog-api-key: " + kSharedKey});
   EXPECT_EQ(r.status, 200) << r.body;
   std::vector<json> chunks;
   if (stream) {
@@ -116,7 +117,7 @@ Answer gemini(int port, bool stream) {
 }
 
 TEST(CrossVendor, SameConversationSameAnswerAndUsage) {
-  FakeUpstream server(FAKE_UPSTREAM_BIN, {"--api-key", kKey});
+  FakeUpstream server(FAKE_UPSTREAM_BIN, {"--api-key", kSharedKey});
   for (const bool stream : {false, true}) {
     SCOPED_TRACE(stream ? "stream" : "plain");
     const auto o = openai(server.port(), stream);

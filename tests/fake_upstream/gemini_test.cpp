@@ -26,8 +26,8 @@ using fake_upstream::test::rawExchange;
 using fake_upstream::test::Response;
 using fake_upstream::test::SseStream;
 
-const std::string kKey = "AIza-fake-test-key";
-const std::vector<std::string> kHeaders = {"x-goog-api-key: " + kKey};
+const std::string kGeminiKey = "AIza-fake-test-key";
+const std::vector<std::string> kGeminiHeaders = {"x-goog-api-key: " + kGeminiKey};
 const std::string kJsonType = "application/json; charset=UTF-8";
 
 json contentsBody(const std::string& userText) {
@@ -35,7 +35,7 @@ json contentsBody(const std::string& userText) {
           {"contents", {{{"role", "user"}, {"parts", {{{"text", userText}}}}}}}};
 }
 
-json withTools(json body) {
+json withGeminiTools(json body) {
   body["tools"] = {
       {{"functionDeclarations",
         {{{"name", "search"},
@@ -53,7 +53,7 @@ std::string streamPath(const std::string& model, bool sse = true) {
   return "/v1beta/models/" + model + ":streamGenerateContent" + (sse ? "?alt=sse" : "");
 }
 
-int promptTokens(const std::vector<std::string>& texts) {
+int geminiPromptTokens(const std::vector<std::string>& texts) {
   int total = 0;
   for (const auto& t : texts) total += 4 + static_cast<int>((t.size() + 3) / 4);
   return total;
@@ -80,8 +80,8 @@ class GeminiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     try {
-      server_ =
-          std::make_unique<FakeUpstream>(FAKE_UPSTREAM_BIN, std::vector<std::string>{"--api-key", kKey});
+      server_ = std::make_unique<FakeUpstream>(FAKE_UPSTREAM_BIN,
+                                               std::vector<std::string>{"--api-key", kGeminiKey});
     } catch (const std::exception& e) {
       startError_ = e.what();
     }
@@ -91,7 +91,7 @@ class GeminiTest : public ::testing::Test {
   static int port() { return server_->port(); }
 
   static Response post(const std::string& path, const json& body,
-                       const std::vector<std::string>& headers = kHeaders) {
+                       const std::vector<std::string>& headers = kGeminiHeaders) {
     return call(port(), "POST", path, body.dump(), headers);
   }
   static Response generate(const std::string& model, const json& body) {
@@ -99,7 +99,7 @@ class GeminiTest : public ::testing::Test {
   }
   static Response stream(const std::string& model, const json& body) { return post(streamPath(model), body); }
   static fake_upstream::test::RawResult exchange(const std::string& path, const json& body) {
-    return rawExchange(port(), buildRequest("POST", path, body.dump(), kHeaders));
+    return rawExchange(port(), buildRequest("POST", path, body.dump(), kGeminiHeaders));
   }
 
   static std::unique_ptr<FakeUpstream> server_;
@@ -121,7 +121,7 @@ TEST_F(GeminiTest, GenerateContentShapeAndUsage) {
             json::parse(R"({"role":"model","parts":[{"text":"echo: Hello there world"}]})"));
   EXPECT_EQ(candidate["finishReason"], "STOP");
   EXPECT_EQ(candidate["index"], 0);
-  const int prompt = promptTokens({"You are a test.", "  Hello there\n world  "});
+  const int prompt = geminiPromptTokens({"You are a test.", "  Hello there\n world  "});
   EXPECT_EQ(
       j["usageMetadata"],
       json({{"promptTokenCount", prompt}, {"candidatesTokenCount", 4}, {"totalTokenCount", prompt + 4}}));
@@ -139,7 +139,7 @@ TEST_F(GeminiTest, MultiTurnPartsAndRoles) {
           {{{"text", "part one"}}, {{"inlineData", {{"mimeType", "image/png"}}}}, {{"text", "two"}}}}}}}};
   const auto j = json::parse(generate("gemini-2.0-flash", body).body);
   EXPECT_EQ(j["candidates"][0]["content"]["parts"][0]["text"], "echo: part one two");
-  EXPECT_EQ(j["usageMetadata"]["promptTokenCount"], promptTokens({"first", "answer", "part one two"}));
+  EXPECT_EQ(j["usageMetadata"]["promptTokenCount"], geminiPromptTokens({"first", "answer", "part one two"}));
 }
 
 TEST_F(GeminiTest, ApiKeyHeader) {
@@ -153,13 +153,13 @@ TEST_F(GeminiTest, ApiKeyHeader) {
   r = post(generatePath("gemini-2.0-flash"), contentsBody("hi"), {"x-goog-api-key: wrong"});
   EXPECT_EQ(r.body, invalid);
   // Neither the OpenAI header nor the key in the URL counts.
-  r = post(generatePath("gemini-2.0-flash"), contentsBody("hi"), {"Authorization: Bearer " + kKey});
+  r = post(generatePath("gemini-2.0-flash"), contentsBody("hi"), {"Authorization: Bearer " + kGeminiKey});
   EXPECT_EQ(r.status, 400);
-  r = post(generatePath("gemini-2.0-flash") + "?key=" + kKey, contentsBody("hi"), {});
+  r = post(generatePath("gemini-2.0-flash") + "?key=" + kGeminiKey, contentsBody("hi"), {});
   EXPECT_EQ(r.status, 400);
   r = post(streamPath("gemini-2.0-flash"), contentsBody("hi"), {});
   EXPECT_EQ(r.body, invalid);
-  r = post(generatePath("gemini-2.0-flash"), contentsBody("hi"), {"X-Goog-Api-Key: " + kKey});
+  r = post(generatePath("gemini-2.0-flash"), contentsBody("hi"), {"X-Goog-Api-Key: " + kGeminiKey});
   EXPECT_EQ(r.status, 200);
 }
 
@@ -177,7 +177,7 @@ TEST_F(GeminiTest, ValidationErrors) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.body);
-    const auto r = call(port(), "POST", generatePath("gemini-2.0-flash"), c.body, kHeaders);
+    const auto r = call(port(), "POST", generatePath("gemini-2.0-flash"), c.body, kGeminiHeaders);
     EXPECT_EQ(r.status, 400);
     EXPECT_EQ(json::parse(r.body),
               json({{"error", {{"code", 400}, {"message", c.message}, {"status", "INVALID_ARGUMENT"}}}}));
@@ -189,7 +189,7 @@ TEST_F(GeminiTest, ValidationErrors) {
 
   // Unknown actions are not Gemini routes.
   EXPECT_EQ(post("/v1beta/models/gemini-2.0-flash:countTokens", contentsBody("hi")).status, 404);
-  EXPECT_EQ(call(port(), "GET", generatePath("gemini-2.0-flash"), "", kHeaders).status, 404);
+  EXPECT_EQ(call(port(), "GET", generatePath("gemini-2.0-flash"), "", kGeminiHeaders).status, 404);
 }
 
 TEST_F(GeminiTest, ModelIsPercentDecodedFromThePath) {
@@ -206,7 +206,7 @@ TEST_F(GeminiTest, ModelIsPercentDecodedFromThePath) {
 }
 
 TEST_F(GeminiTest, FunctionCallAnswer) {
-  auto r = generate("gemini-2.0-flash", withTools(contentsBody("find cats")));
+  auto r = generate("gemini-2.0-flash", withGeminiTools(contentsBody("find cats")));
   ASSERT_EQ(r.status, 200) << r.body;
   auto j = json::parse(r.body);
   EXPECT_EQ(
@@ -223,7 +223,7 @@ TEST_F(GeminiTest, FunctionCallAnswer) {
   EXPECT_EQ(j["candidates"][0]["content"]["parts"][0]["functionCall"]["name"], "lookup");
 
   // After a function response, or with mode NONE: text.
-  json after = withTools(contentsBody("find cats"));
+  json after = withGeminiTools(contentsBody("find cats"));
   after["contents"].push_back(
       {{"role", "model"},
        {"parts", {{{"functionCall", {{"name", "search"}, {"args", {{"query", "find cats"}}}}}}}}});
@@ -232,13 +232,13 @@ TEST_F(GeminiTest, FunctionCallAnswer) {
        {"parts", {{{"functionResponse", {{"name", "search"}, {"response", {{"result", "42"}}}}}}}}});
   j = json::parse(generate("gemini-2.0-flash", after).body);
   EXPECT_TRUE(j["candidates"][0]["content"]["parts"][0].contains("text"));
-  json none = withTools(contentsBody("find cats"));
+  json none = withGeminiTools(contentsBody("find cats"));
   none["toolConfig"] = {{"functionCallingConfig", {{"mode", "NONE"}}}};
   j = json::parse(generate("gemini-2.0-flash", none).body);
   EXPECT_EQ(j["candidates"][0]["content"]["parts"][0]["text"], "echo: find cats");
 
   // Streamed: one final chunk with the call.
-  r = stream("gemini-2.0-flash", withTools(contentsBody("find cats")));
+  r = stream("gemini-2.0-flash", withGeminiTools(contentsBody("find cats")));
   const auto chunks = parseAll(parseSse(r.body));
   ASSERT_EQ(chunks.size(), 1u);
   EXPECT_EQ(chunks[0]["candidates"][0]["content"]["parts"][0]["functionCall"]["args"]["query"], "find cats");
@@ -258,7 +258,7 @@ TEST_F(GeminiTest, SseStreamFraming) {
   for (const auto& d : sse.data) expected += "data: " + d + "\r\n\r\n";
   EXPECT_EQ(r.body, expected) << "each event is 'data: <json>\\r\\n\\r\\n' and nothing else";
   const auto chunks = parseAll(sse);
-  const int prompt = promptTokens({"You are a test.", "one two three"});
+  const int prompt = geminiPromptTokens({"You are a test.", "one two three"});
   for (size_t i = 0; i < chunks.size(); ++i) {
     SCOPED_TRACE(i);
     const auto& c = chunks[i];
@@ -466,7 +466,7 @@ TEST_F(GeminiTest, RequestLogRecordsHeadersPathAndQuery) {
   EXPECT_EQ(log[0]["method"], "POST");
   EXPECT_EQ(log[0]["path"], "/v1beta/models/gemini-2.0-flash:streamGenerateContent");
   EXPECT_EQ(log[0]["query"], "alt=sse");
-  EXPECT_EQ(log[0]["headers"]["x-goog-api-key"], kKey);
+  EXPECT_EQ(log[0]["headers"]["x-goog-api-key"], kGeminiKey);
   EXPECT_EQ(log[0]["body"]["contents"][0]["parts"][0]["text"], "logged");
 }
 

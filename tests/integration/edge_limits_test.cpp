@@ -22,10 +22,6 @@ const std::string kHealth = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 // A head that is never finished: one more byte of this header every tick.
 const std::string kTrickleStart = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
 
-std::string ms(EdgeClock::duration d) {
-  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) + " ms";
-}
-
 class EdgeLimitsTest : public ::testing::Test {
  protected:
   void start(GatewayOptions options) { stack_ = start_stack(std::move(options)); }

@@ -149,4 +149,8 @@ std::optional<HttpResponse> parse_answer(const std::string& bytes, std::size_t* 
   return r;
 }
 
+std::string ms(EdgeClock::duration d) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) + " ms";
+}
+
 }  // namespace it

@@ -15,6 +15,9 @@ namespace it {
 
 using EdgeClock = std::chrono::steady_clock;
 
+// "<n> ms", for failure messages.
+std::string ms(EdgeClock::duration d);
+
 class EdgeSocket {
  public:
   explicit EdgeSocket(int port);  // connected (or throws) within 5 s

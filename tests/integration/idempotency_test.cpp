@@ -20,7 +20,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kAliases =
+constexpr const char* kIdempotencyAliases =
     // $1000 per million tokens: one token costs 1000 micro-USD (charges are visible).
     "  idem: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
     "prices: { input: 1000, output: 1000 } }\n"
@@ -42,7 +42,7 @@ constexpr const char* kAliases =
 
 GatewayOptions options(const std::string& idempotency_yaml = {}) {
   GatewayOptions o;
-  o.extra_catalog_yaml = kAliases;
+  o.extra_catalog_yaml = kIdempotencyAliases;
   if (!idempotency_yaml.empty()) o.extra_yaml = "idempotency:\n" + idempotency_yaml;
   return o;
 }

@@ -27,7 +27,7 @@ namespace {
 using namespace std::chrono_literals;
 
 // $1000 per million tokens: one token costs 1000 micro-USD.
-constexpr const char* kAliases =
+constexpr const char* kScaleOutAliases =
     "  pricey: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
     "prices: { input: 1000, output: 1000 } }\n"
     // Slow enough that duplicates on both instances arrive while the first runs.
@@ -63,7 +63,7 @@ class PostgresSuite : public ::testing::Test {
       GatewayOptions o;
       o.upstream_port = fake_->port();
       o.storage_yaml = cluster_->storage_yaml(schema);
-      o.extra_catalog_yaml = kAliases;
+      o.extra_catalog_yaml = kScaleOutAliases;
       o.extra_yaml = extra_yaml;
       o.key_cache_ttl_ms = key_cache_ttl_ms;
       gateways_.push_back(std::make_unique<Gateway>(o));

@@ -34,12 +34,6 @@ bool wait_count(const Gateway& gateway, const std::string& needle, std::size_t n
   return false;
 }
 
-std::string replace_once(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  if (at == std::string::npos) throw std::runtime_error("config has no '" + from + "'");
-  return text.replace(at, from.size(), to);
-}
-
 std::string alias_line(const std::string& alias, const std::string& model) {
   return "  " + alias + ": { provider: openai, model: \"" + model +
          "\", context_window: 128000, prices: { input: 0.15, output: 0.60 } }\n";

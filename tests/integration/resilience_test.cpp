@@ -15,13 +15,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-// Requests the fake upstream received whose body mentions `marker`.
-int upstream_calls(const Stack& stack, const std::string& marker) {
-  int n = 0;
-  for (const auto& r : stack.fake->requests()) n += r["body"].dump().find(marker) != std::string::npos;
-  return n;
-}
-
 GatewayOptions with_retries(int attempts, int base_ms = 20, int budget_ms = 5000) {
   GatewayOptions o;
   o.retry_max_attempts = attempts;

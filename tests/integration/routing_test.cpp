@@ -12,12 +12,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-int upstream_calls(const Stack& stack, const std::string& marker) {
-  int n = 0;
-  for (const auto& r : stack.fake->requests()) n += r["body"].dump().find(marker) != std::string::npos;
-  return n;
-}
-
 GatewayOptions routing_options() {
   GatewayOptions o;
   o.retry_max_attempts = 2;

@@ -26,12 +26,6 @@ int count_lines_containing(const std::string& text, const std::string& needle) {
   return n;
 }
 
-std::string replace_once(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  if (at == std::string::npos) throw std::runtime_error("'" + from + "' is not in the text");
-  return text.replace(at, from.size(), to);
-}
-
 // A shared object every C++ process has loaded, and that is no modelgw plugin.
 std::string foreign_shared_object() {
   std::ifstream maps("/proc/self/maps");

@@ -14,7 +14,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kAliases =
+constexpr const char* kCopyAliases =
     "  pricey: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
     "prices: { input: 1000, output: 1000 } }\n";
 
@@ -38,7 +38,7 @@ class StorageCopyTest : public ::testing::Test {
   GatewayOptions options(const std::string& storage_yaml = {}) const {
     GatewayOptions o;
     o.upstream_port = fake_->port();
-    o.extra_catalog_yaml = kAliases;
+    o.extra_catalog_yaml = kCopyAliases;
     o.storage_yaml = storage_yaml;
     return o;
   }

@@ -18,10 +18,6 @@ using namespace std::chrono_literals;
 constexpr std::size_t kMaxResponseBytes = 65536;
 constexpr std::size_t kMaxSseLineBytes = 4096;
 
-std::string ms(EdgeClock::duration d) {
-  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) + " ms";
-}
-
 class UpstreamBoundsTest : public ::testing::Test {
  public:
   static void SetUpTestSuite() {

@@ -10,14 +10,14 @@ using modelgw::chat::ChatRequest;
 using modelgw::chat::parse_chat_request;
 using modelgw::http::ApiError;
 
-ApiError error_of(std::string_view body) {
+ApiError chat_error_of(std::string_view body) {
   auto r = parse_chat_request(body);
   if (auto* e = std::get_if<ApiError>(&r)) return *e;
   return ApiError{200, "none", "", ""};
 }
 
 void expect_error(std::string_view body, const std::string& code, const std::string& param) {
-  ApiError e = error_of(body);
+  ApiError e = chat_error_of(body);
   EXPECT_EQ(e.status, 400) << body;
   EXPECT_EQ(e.code, code) << body;
   EXPECT_EQ(e.param, param) << body;
@@ -43,7 +43,7 @@ TEST(ChatRequest, MalformedBodies) {
   expect_error("\"text\"", "invalid_json", "");
   expect_error("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}",
                "invalid_json", "");
-  EXPECT_NE(error_of("{\"model\": }").message.find("byte"), std::string::npos);
+  EXPECT_NE(chat_error_of("{\"model\": }").message.find("byte"), std::string::npos);
 }
 
 TEST(ChatRequest, RequiredFieldsAndTypes) {
@@ -68,7 +68,7 @@ TEST(ChatRequest, RefusesDeepNestingBeforeParsing) {
   for (int i = 0; i < 100000; ++i) deep += '[';
   for (int i = 0; i < 100000; ++i) deep += ']';
   deep += '}';
-  ApiError e = error_of(deep);
+  ApiError e = chat_error_of(deep);
   EXPECT_EQ(e.code, "invalid_json");
   EXPECT_NE(e.message.find("deeper than 64"), std::string::npos);
 }
@@ -86,7 +86,7 @@ TEST(ChatRequest, NumberOutOfRangeIs400NamingTheParameter) {
   expect_error(head + R"(,"logit_bias":{"50256":-1E+999}})", "invalid_parameter", "logit_bias.50256");
   expect_error(head + R"(,"response_format":{"a":{"b":[]},"c":[{},[],1e999]}})", "invalid_parameter",
                "response_format.c[2]");
-  ApiError e = error_of(head + R"(,"temperature":1e999})");
+  ApiError e = chat_error_of(head + R"(,"temperature":1e999})");
   EXPECT_NE(e.message.find("'temperature'"), std::string::npos) << e.message;
   EXPECT_NE(e.message.find("1e999"), std::string::npos) << e.message;
   // The whole body a number: no parameter to name.
@@ -102,7 +102,8 @@ TEST(ChatRequest, NumberOutOfRangeAfterASyntaxErrorIsASyntaxError) {
 
 TEST(ChatRequest, HugeMemberNameAndLiteralAreQuotedBounded) {
   const std::string name(4 << 20, 'k');
-  ApiError e = error_of(R"({"model":"m","messages":[],")" + name + R"(":)" + std::string(1 << 20, '9') + "}");
+  ApiError e =
+      chat_error_of(R"({"model":"m","messages":[],")" + name + R"(":)" + std::string(1 << 20, '9') + "}");
   EXPECT_EQ(e.status, 400);
   EXPECT_EQ(e.code, "invalid_parameter");
   EXPECT_LT(e.message.size(), 1024u);
@@ -111,10 +112,10 @@ TEST(ChatRequest, HugeMemberNameAndLiteralAreQuotedBounded) {
 }
 
 TEST(ChatRequest, UnknownRoleIsQuotedBounded) {
-  ApiError e = error_of(R"({"model":"m","messages":[{"role":")" + std::string(1 << 20, 'r') + "\"}]}");
+  ApiError e = chat_error_of(R"({"model":"m","messages":[{"role":")" + std::string(1 << 20, 'r') + "\"}]}");
   EXPECT_EQ(e.param, "messages[0].role");
   EXPECT_LT(e.message.size(), 1024u);
-  e = error_of(R"({"model":"m","messages":[{"role":"us\"er"}]})");
+  e = chat_error_of(R"({"model":"m","messages":[{"role":"us\"er"}]})");
   EXPECT_NE(e.message.find("us\\x22er"), std::string::npos) << e.message;
 }
 

@@ -21,7 +21,7 @@ using modelgw::upstream::ProxyEnvironment;
 using modelgw::upstream::ProxySettings;
 using modelgw::upstream::UpstreamUrl;
 
-std::string parse_error(const std::string& url) {
+std::string proxy_parse_error(const std::string& url) {
   try {
     parse_proxy_url(url);
   } catch (const std::invalid_argument& e) {
@@ -59,7 +59,7 @@ TEST(ProxyUrl, OnlyHttpProxiesAreSupported) {
   for (const char* url : {"https://proxy:3128", "socks5://proxy:1080", "socks5h://proxy", "ftp://proxy"}) {
     EXPECT_THROW(parse_proxy_url(url), std::invalid_argument) << url;
   }
-  EXPECT_NE(parse_error("socks5://proxy:1080").find("socks5"), std::string::npos);
+  EXPECT_NE(proxy_parse_error("socks5://proxy:1080").find("socks5"), std::string::npos);
   EXPECT_THROW(parse_proxy_url("://proxy:3128"), std::invalid_argument);
 }
 
@@ -129,7 +129,7 @@ TEST(ProxyUrl, ErrorsNeverContainThePassword) {
            // Unencoded "://" inside a password of a URL without a scheme.
            "alice:" + secret + "://x@proxy:0",
        }) {
-    const std::string error = parse_error(url);
+    const std::string error = proxy_parse_error(url);
     EXPECT_NE(error, "<no error>") << url;
     std::string lowered = error;
     for (auto& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -6,37 +6,38 @@
 namespace modelgw::admin {
 namespace {
 
-http::ApiError invalid(const std::string& member, const std::string& message) {
+http::ApiError invalid_setting(const std::string& member, const std::string& message) {
   return http::bad_request("invalid_parameter", "settings." + member + ": " + message, "settings." + member);
 }
 
 void check_member(const std::string& name, const nlohmann::json& value, const SettingsRules& rules) {
   if (name == "disabled") {
-    if (!value.is_boolean()) throw AdminError(invalid(name, "must be true or false"));
+    if (!value.is_boolean()) throw AdminError(invalid_setting(name, "must be true or false"));
     return;
   }
   if (name == "pii") {
     if (auto problem = pii::check_policy_settings(value, rules.pii_modes))
-      throw AdminError(invalid(name, *problem));
+      throw AdminError(invalid_setting(name, *problem));
     return;
   }
   if (name == "rate_limits") {
-    if (!value.is_object()) throw AdminError(invalid(name, "must be an object of per-minute limits"));
+    if (!value.is_object()) throw AdminError(invalid_setting(name, "must be an object of per-minute limits"));
     for (const auto& [limit, n] : value.items()) {
       if (limit != "tenant_requests_per_minute" && limit != "tenant_tokens_per_minute" &&
           limit != "key_requests_per_minute" && limit != "key_tokens_per_minute") {
         throw AdminError(
-            invalid(name + "." + http::input_excerpt(limit),
-                    "is not a rate limit (known: tenant_requests_per_minute, "
-                    "tenant_tokens_per_minute, key_requests_per_minute, key_tokens_per_minute)"));
+            invalid_setting(name + "." + http::input_excerpt(limit),
+                            "is not a rate limit (known: tenant_requests_per_minute, "
+                            "tenant_tokens_per_minute, key_requests_per_minute, key_tokens_per_minute)"));
       }
       if (!n.is_number_integer() || n.get<std::int64_t>() < 0 || n.get<std::int64_t>() > 1'000'000'000'000) {
-        throw AdminError(invalid(name + "." + limit, "must be an integer from 0 (no limit) to 10^12"));
+        throw AdminError(
+            invalid_setting(name + "." + limit, "must be an integer from 0 (no limit) to 10^12"));
       }
     }
     return;
   }
-  throw AdminError(invalid(name, "is not a known setting (known: disabled, pii, rate_limits)"));
+  throw AdminError(invalid_setting(name, "is not a known setting (known: disabled, pii, rate_limits)"));
 }
 
 }  // namespace

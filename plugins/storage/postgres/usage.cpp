@@ -24,7 +24,6 @@ namespace {
 
 constexpr std::int64_t kDefaultLimit = 100;
 constexpr std::int64_t kMaxLimit = 1000;
-constexpr std::int64_t kHourMs = 3'600'000;
 
 // The size of mgw_usage_record in ABI 1.0: the least a host may send.
 constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_unix_ms) + sizeof(int64_t);

@@ -23,7 +23,6 @@
 namespace mgw_pg {
 namespace {
 
-constexpr std::int64_t kHourMs = 3'600'000;
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 

@@ -1,12 +1,17 @@
 // What usage.cpp and usage_query.cpp share: the columns of a usage record,
-// in the order emit_usage() reads them.
+// in the order emit_usage() reads them, and the rollups' bucket width.
 #pragma once
 
 #include <modelgw/plugin.h>
 
+#include <cstdint>
+
 #include <pqxx/pqxx>
 
 namespace mgw_pg {
+
+// The hourly rollups' bucket width.
+inline constexpr std::int64_t kHourMs = 3'600'000;
 
 #define MGW_USAGE_SELECT_COLUMNS                                                                         \
   "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+#include <stdexcept>
 
 namespace it {
 
@@ -135,6 +136,21 @@ StreamSummary summarize(const std::vector<SseEvent>& events) {
   }
   s.done_last = !events.empty() && events.back().data == "[DONE]";
   return s;
+}
+
+std::vector<std::string> lines_containing(const std::string& text, const std::string& needle) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find(needle) != std::string::npos) out.push_back(line);
+  }
+  return out;
+}
+
+std::string replace_once(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  if (at == std::string::npos) throw std::runtime_error("'" + from + "' is not in the text");
+  return text.replace(at, from.size(), to);
 }
 
 }  // namespace it

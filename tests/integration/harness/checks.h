@@ -1,6 +1,6 @@
 // Assertions and expectations shared by the test files: the error envelope,
-// request ids, the fake upstream's deterministic reply and token formula, and
-// a summary of a relayed SSE stream.
+// request ids, the fake upstream's deterministic reply and token formula, a
+// summary of a relayed SSE stream, and the text edits of config and log checks.
 #pragma once
 
 #include "harness/http_client.h"
@@ -60,5 +60,11 @@ bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::millis
   }
   return pred();
 }
+
+// The lines of `text` that contain `needle`.
+std::vector<std::string> lines_containing(const std::string& text, const std::string& needle);
+
+// `text` with the first `from` replaced by `to`; throws when `from` is not in it.
+std::string replace_once(std::string text, const std::string& from, const std::string& to);
 
 }  // namespace it

@@ -13,4 +13,10 @@ std::unique_ptr<Stack> start_stack(GatewayOptions options) {
   return stack;
 }
 
+int upstream_calls(const Stack& stack, const std::string& marker) {
+  int n = 0;
+  for (const auto& r : stack.fake->requests()) n += r["body"].dump().find(marker) != std::string::npos;
+  return n;
+}
+
 }  // namespace it

@@ -26,6 +26,9 @@ struct Stack {
 // Starts everything; the gateway is serving when this returns. Throws on failure.
 std::unique_ptr<Stack> start_stack(GatewayOptions options = {});
 
+// Requests the stack's fake upstream received whose body mentions `marker`.
+int upstream_calls(const Stack& stack, const std::string& marker);
+
 // One stack per test suite: `class MyTest : public SharedStackTest<MyTest> {};`
 template <typename Suite>
 class SharedStackTest : public ::testing::Test {

@@ -11,6 +11,8 @@
 #include <modelgw/sdk.hpp>
 #include <modelgw/testing/fake_host.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -24,6 +26,12 @@
       storage_test::BackendName()
 
 namespace storage_test {
+
+// Wall-clock milliseconds since the epoch, as the gateway stamps records.
+inline std::int64_t now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
 
 // What on_storage_open answered.
 struct OpenResult {

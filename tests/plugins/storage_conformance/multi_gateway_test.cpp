@@ -16,11 +16,6 @@ using std::chrono::steady_clock;
 
 constexpr int kHandles = 4;
 
-int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 // Lets every thread start its racing call at about the same moment; gives up
 // waiting after a few seconds so a thread that never came cannot hang the test.
 class StartGate {

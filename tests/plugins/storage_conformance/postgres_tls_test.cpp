@@ -33,7 +33,7 @@ using ::testing::Not;
 
 // Put in the DSNs of the refused cases: trust authentication never asks for
 // it, so it can only reach an error text by being copied there.
-constexpr const char* kPassword = "tls-s3cret-pw";
+constexpr const char* kTlsPassword = "tls-s3cret-pw";
 
 std::string file_text(const fs::path& path) {
   std::ifstream in(path);
@@ -157,7 +157,7 @@ class PostgresTlsTest : public ::testing::Test {
   }
 
   // The open must be refused with `status`, promptly, creating nothing and
-  // never showing kPassword (in the error or in a log line). Returns the error.
+  // never showing kTlsPassword (in the error or in a log line). Returns the error.
   std::string refused(const std::string& config, mgw_status status, PostgresDatabase& db) {
     const size_t logs_before = host().logs().size();
     const auto start = std::chrono::steady_clock::now();
@@ -167,9 +167,10 @@ class PostgresTlsTest : public ::testing::Test {
     EXPECT_EQ(result.storage, nullptr);
     if (result.storage != nullptr) h().on_storage_close(result.storage);
     EXPECT_THAT(result.error, Not(IsEmpty()));
-    EXPECT_THAT(result.error, Not(HasSubstr(kPassword)));
+    EXPECT_THAT(result.error, Not(HasSubstr(kTlsPassword)));
     const auto logs = host().logs();
-    for (size_t i = logs_before; i < logs.size(); ++i) EXPECT_THAT(logs[i].second, Not(HasSubstr(kPassword)));
+    for (size_t i = logs_before; i < logs.size(); ++i)
+      EXPECT_THAT(logs[i].second, Not(HasSubstr(kTlsPassword)));
     EXPECT_EQ(
         db.admin().integer("SELECT count(*) FROM pg_namespace WHERE nspname = " + quote_literal(db.schema())),
         0)
@@ -224,7 +225,7 @@ TEST_F(PostgresTlsTest, SslmodeOptionOverridesTheDsnsSslmodeDisable) {
 TEST_F(PostgresTlsTest, VerifyFullWithAnUnrelatedCaIsUnavailableNamingTheCertificate) {
   PostgresDatabase db(current_test_name(), cluster().dsn());
   const std::string dsn =
-      "postgresql://modelgw:" + std::string(kPassword) + "@127.0.0.1:" + cluster().port() + "/modelgw";
+      "postgresql://modelgw:" + std::string(kTlsPassword) + "@127.0.0.1:" + cluster().port() + "/modelgw";
   const std::string config = "{\"dsn\": " + nlohmann::json(dsn).dump() + ", \"schema\": \"" + db.schema() +
                              "\", \"pool_size\": 2, " + tls("verify-full", "other_ca.crt") + "}";
   EXPECT_THAT(refused(config, MGW_UNAVAILABLE, db), HasSubstr("certificate"));
@@ -233,7 +234,7 @@ TEST_F(PostgresTlsTest, VerifyFullWithAnUnrelatedCaIsUnavailableNamingTheCertifi
 TEST_F(PostgresTlsTest, VerifyFullRefusesAHostNameTheCertificateDoesNotNameWhileVerifyCaTakesIt) {
   // Connects to 127.0.0.1 (hostaddr) but checks the certificate against
   // "localhost", which it does not name: only verify-full cares.
-  const std::string dsn = "postgresql://modelgw:" + std::string(kPassword) +
+  const std::string dsn = "postgresql://modelgw:" + std::string(kTlsPassword) +
                           "@localhost:" + cluster().port() + "/modelgw?hostaddr=127.0.0.1";
   PostgresDatabase db(current_test_name(), cluster().dsn());
   const std::string head = "{\"dsn\": " + nlohmann::json(dsn).dump() + ", \"schema\": \"" + db.schema() +
@@ -247,7 +248,7 @@ TEST_F(PostgresTlsTest, VerifyFullRefusesAHostNameTheCertificateDoesNotNameWhile
 
 TEST_F(PostgresTlsTest, RequireAgainstAPlainServerIsUnavailable) {
   PostgresDatabase db(current_test_name());  // the shared test cluster: no TLS
-  const std::string dsn = dsn_with(test_cluster_dsn(), "password", kPassword);
+  const std::string dsn = dsn_with(test_cluster_dsn(), "password", kTlsPassword);
   const std::string config = "{\"dsn\": " + nlohmann::json(dsn).dump() + ", \"schema\": \"" + db.schema() +
                              "\", \"pool_size\": 2, " + tls("require") + "}";
   EXPECT_THAT(refused(config, MGW_UNAVAILABLE, db), HasSubstr("SSL"));
@@ -278,7 +279,7 @@ TEST_F(PostgresTlsTest, SslcertAndSslkeyPresentTheClientCertificate) {
 TEST_F(PostgresTlsTest, AClientCertificateFromAnUnrelatedCaIsRefusedByTheServer) {
   PostgresDatabase db(current_test_name(), cluster().dsn());
   const std::string dsn =
-      "postgresql://modelgw:" + std::string(kPassword) + "@127.0.0.1:" + cluster().port() + "/modelgw";
+      "postgresql://modelgw:" + std::string(kTlsPassword) + "@127.0.0.1:" + cluster().port() + "/modelgw";
   const std::string config = "{\"dsn\": " + nlohmann::json(dsn).dump() + ", \"schema\": \"" + db.schema() +
                              "\", \"pool_size\": 2, " +
                              tls("verify-full", "ca.crt", "stranger.crt", "stranger.key") + "}";

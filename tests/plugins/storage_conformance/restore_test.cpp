@@ -11,11 +11,6 @@
 namespace storage_test {
 namespace {
 
-std::int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 // One ledger window as on_ledger_list passes it, copied.
 struct Window {
   std::string account;

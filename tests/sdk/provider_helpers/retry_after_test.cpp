@@ -72,9 +72,9 @@ TEST(Delay, SaturatesInsteadOfOverflowing) {
 }
 
 // Headers as a host passes them; the views point into `pairs`.
-class Headers {
+class RetryHeaders {
  public:
-  Headers(std::initializer_list<std::pair<std::string, std::string>> pairs) : pairs_(pairs) {
+  RetryHeaders(std::initializer_list<std::pair<std::string, std::string>> pairs) : pairs_(pairs) {
     for (const auto& [name, value] : pairs_) {
       list_.push_back(mgw_header{mgw::str(name), mgw::str(value)});
     }
@@ -89,23 +89,23 @@ class Headers {
 
 TEST(RetryAfter, ReadsSecondsOrADateRelativeToNow) {
   const int64_t now = kSunday * 1000;
-  const Headers seconds{{"Retry-After", "20"}};
+  const RetryHeaders seconds{{"Retry-After", "20"}};
   EXPECT_EQ(retry_after_ms(seconds.data(), seconds.size(), now), 20000);
-  const Headers date{{"retry-after", "Sun, 06 Nov 1994 08:50:07 GMT"}};
+  const RetryHeaders date{{"retry-after", "Sun, 06 Nov 1994 08:50:07 GMT"}};
   EXPECT_EQ(retry_after_ms(date.data(), date.size(), now), 30000);
   EXPECT_EQ(retry_after_ms(date.data(), date.size(), now + 60'000), 0);  // a date in the past means now
-  const Headers lower{{"retry-after", "sun, 06 nov 1994 08:50:07 gmt"}};
+  const RetryHeaders lower{{"retry-after", "sun, 06 nov 1994 08:50:07 gmt"}};
   EXPECT_EQ(retry_after_ms(lower.data(), lower.size(), now), 30000);
-  const Headers garbled{{"Retry-After", "soon"}};
+  const RetryHeaders garbled{{"Retry-After", "soon"}};
   EXPECT_EQ(retry_after_ms(garbled.data(), garbled.size(), now), -1);
   EXPECT_EQ(retry_after_ms(nullptr, 0, now), -1);
 }
 
 TEST(RetryAfter, ReadsAMillisecondHeaderByName) {
-  const Headers h{{"retry-after-ms", "1500"}, {"Retry-After", "2"}};
+  const RetryHeaders h{{"retry-after-ms", "1500"}, {"Retry-After", "2"}};
   EXPECT_EQ(delay_header_ms(h.data(), h.size(), "retry-after-ms"), 1500);
   EXPECT_EQ(delay_header_ms(h.data(), h.size(), "x-absent"), -1);
-  const Headers bad{{"retry-after-ms", "later"}};
+  const RetryHeaders bad{{"retry-after-ms", "later"}};
   EXPECT_EQ(delay_header_ms(bad.data(), bad.size(), "retry-after-ms"), -1);
 }
 
