@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 namespace modelgw::chat {
 namespace {
@@ -45,6 +46,25 @@ TEST(SseBounds, CrLfBlankLinesEndEventsEvenWhenSplit) {
     ASSERT_TRUE(b.feed("data: 0123456789\r\n\r"));
     ASSERT_TRUE(b.feed("\n"));
   }
+}
+
+// An event's line ends count toward its size, but only a byte of content can
+// take it past the bound: the blank line that ends an event whose last line
+// end reached bound + 1 is no reason to refuse it, in one piece or byte by
+// byte (found by the upstream_body fuzz target).
+TEST(SseBounds, TheBlankLineEndingAnEventAtItsBoundPasses) {
+  const std::string stream = "1234567\n\ndata: x\n\n";  // 7 bytes and a line end: 8
+  SseBounds whole(64, 7);
+  EXPECT_TRUE(whole.feed(stream)) << whole.passed();
+  SseBounds bytewise(64, 7);
+  for (const char c : stream) ASSERT_TRUE(bytewise.feed(std::string_view(&c, 1))) << bytewise.passed();
+}
+
+TEST(SseBounds, ContentAfterAnEventsLineEndAtItsBoundFails) {
+  SseBounds b(64, 7);
+  EXPECT_TRUE(b.feed("1234567\n"));
+  EXPECT_FALSE(b.feed("x"));  // 9 bytes in one event
+  EXPECT_STREQ(b.passed(), "event");
 }
 
 }  // namespace

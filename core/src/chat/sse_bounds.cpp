@@ -12,16 +12,20 @@ bool SseBounds::feed(std::string_view piece) {
     const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
     const char* stop = nl ? static_cast<const char*>(nl) : end;
     const auto n = static_cast<std::size_t>(stop - p);
-    line_ += n;
-    event_ += n;
-    if (n > 0) last_ = stop[-1];
-    if (line_ > max_line_) {
-      passed_ = "line";
-      return false;
-    }
-    if (event_ > max_event_) {
-      passed_ = "event";
-      return false;
+    // Only content can pass a bound: a line end counts toward its event, but
+    // the blank line that ends an event is never what makes it too large.
+    if (n > 0) {
+      line_ += n;
+      event_ += n;
+      last_ = stop[-1];
+      if (line_ > max_line_) {
+        passed_ = "line";
+        return false;
+      }
+      if (event_ > max_event_) {
+        passed_ = "event";
+        return false;
+      }
     }
     if (!nl) break;
     // A line end. An empty line (or a lone CR) ends the event.

@@ -55,6 +55,7 @@ class ResponseParser : public boost::beast::http::basic_parser<false> {
 
   int status_ = 0;
   bool in_trailer_ = false;
+  bool chunk_line_short_ = false;  // the last feed() ended inside a chunk line (feed() says why)
   int content_lengths_ = 0;
   std::optional<std::uint64_t> body_length_;
   Headers headers_;
