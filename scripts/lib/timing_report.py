@@ -70,11 +70,11 @@ def main():
     if times:
         counts = {}
         for _, stage, _, _, cases in times:
-            tests, total = counts.get(stage, (0, 0))
-            counts[stage] = (tests + 1, total + cases)
+            tests, stage_cases = counts.get(stage, (0, 0))
+            counts[stage] = (tests + 1, stage_cases + cases)
         print()
-        for stage, (tests, total) in counts.items():
-            print(f"  {stage}: {tests} ctest tests, {total} test cases")
+        for stage, (tests, stage_cases) in counts.items():
+            print(f"  {stage}: {tests} ctest tests, {stage_cases} test cases")
         print(f"  the {SLOWEST} slowest ctest tests:")
         for seconds, stage, name, status, _ in sorted(times, reverse=True)[:SLOWEST]:
             note = "" if status in ("run", "passed") else f"  [{status}]"
