@@ -126,7 +126,8 @@ class MessagesHandler : public Poco::Net::HTTPRequestHandler {
       if (faults.status > 0) return sendError(response, errorForStatus(faults.status, req.model), faults);
     }
 
-    const Reply reply = buildReply(body, faults.words);
+    Reply reply = buildReply(body, faults.words);
+    if (faults.byteTokens) reply.promptTokens = reply.bytePromptTokens;
     const std::optional<ToolCall> tool = toolCallFor(body);
     const MessageMeta meta = newMessageMeta(req.model, !faults.noUsage);
     if (req.stream) {

@@ -50,6 +50,7 @@ constexpr FlagDirective kFlagDirectives[] = {
     {"error200", &Faults::error200},
     {"split", &Faults::split},
     {"no_usage", &Faults::noUsage},
+    {"byte_tokens", &Faults::byteTokens},
     {"comments", &Faults::comments},
     {"interim_forever", &Faults::interimForever},
     {"both_lengths", &Faults::bothLengths},

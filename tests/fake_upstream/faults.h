@@ -26,6 +26,7 @@ struct Faults {
   bool error200 = false;        // 200 with an error object as body
   bool split = false;           // SSE in 1..7 byte fragments with CRLF
   bool noUsage = false;         // never send usage
+  bool byteTokens = false;      // prompt tokens: 4 + bytes per message, a byte-level tokenizer's worst case
   bool comments = false;        // SSE comment blocks between events (and Anthropic pings)
   bool interimForever = false;  // 100 Continue forever, never a final answer
   bool bothLengths = false;     // Content-Length and Transfer-Encoding together

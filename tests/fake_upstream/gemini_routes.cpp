@@ -150,7 +150,8 @@ class GenerateContentHandler : public Poco::Net::HTTPRequestHandler {
       }
     }
 
-    const Reply reply = buildReply(body, faults.words);
+    Reply reply = buildReply(body, faults.words);
+    if (faults.byteTokens) reply.promptTokens = reply.bytePromptTokens;
     const std::optional<FunctionCall> call = functionCallFor(body);
     const ResponseMeta meta = newResponseMeta(parsed.model, !faults.noUsage);
     const FunctionCall* callPtr = call ? &*call : nullptr;

@@ -22,13 +22,15 @@ bool isUserMessage(const nlohmann::json& message) {
   return role != message.end() && *role == "user";
 }
 
-void appendUsage(std::string& out, const ChatReply& reply) {
+// The prompt is billed once, the completion once per choice (as OpenAI does for n).
+void appendUsage(std::string& out, const ChatReply& reply, int choices = 1) {
+  const int completion = reply.completionTokens * choices;
   out.append("{\"prompt_tokens\":");
   out.append(std::to_string(reply.promptTokens));
   out.append(",\"completion_tokens\":");
-  out.append(std::to_string(reply.completionTokens));
+  out.append(std::to_string(completion));
   out.append(",\"total_tokens\":");
-  out.append(std::to_string(reply.promptTokens + reply.completionTokens));
+  out.append(std::to_string(reply.promptTokens + completion));
   out.push_back('}');
 }
 
@@ -56,19 +58,23 @@ ResponseMeta newResponseMeta(std::string_view model) {
   return meta;
 }
 
-void appendCompletion(std::string& out, const ResponseMeta& meta, const ChatReply& reply) {
+void appendCompletion(std::string& out, const ResponseMeta& meta, const ChatReply& reply, int choices) {
   out.append("{\"id\":");
   appendJsonString(out, meta.id);
   out.append(",\"object\":\"chat.completion\",\"created\":");
   out.append(std::to_string(meta.created));
   out.append(",\"model\":");
   appendJsonString(out, meta.model);
-  out.append(
-      ",\"system_fingerprint\":\"fp_fake\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-      "\"content\":");
-  appendJsonString(out, reply.text);
-  out.append(",\"refusal\":null},\"logprobs\":null,\"finish_reason\":\"stop\"}],\"usage\":");
-  appendUsage(out, reply);
+  out.append(",\"system_fingerprint\":\"fp_fake\",\"choices\":[");
+  for (int i = 0; i < choices; ++i) {
+    out.append(i == 0 ? "{\"index\":" : ",{\"index\":");
+    out.append(std::to_string(i));
+    out.append(",\"message\":{\"role\":\"assistant\",\"content\":");
+    appendJsonString(out, reply.text);
+    out.append(",\"refusal\":null},\"logprobs\":null,\"finish_reason\":\"stop\"}");
+  }
+  out.append("],\"usage\":");
+  appendUsage(out, reply, choices);
   out.push_back('}');
 }
 

@@ -4,7 +4,8 @@
 //   text(m)  = m.content if it is a string; if it is an array, the "text" of
 //              its {"type":"text"} parts joined with one space; else "".
 //   prompt_tokens     P = sum over messages of (4 + ceil(bytes(text(m)) / 4))
-//   completion_tokens C = number of space-separated words in reply
+//   completion_tokens C = number of space-separated words in reply, times n
+//                       (n choices of a plain completion, each the reply)
 //   total_tokens        = P + C
 // A stream sends one chunk per word of the reply: the word plus a trailing
 // space, except for the last word, so the deltas concatenate to the reply.
@@ -33,8 +34,9 @@ struct ResponseMeta {
 
 ResponseMeta newResponseMeta(std::string_view model);
 
-// Appends a whole "chat.completion" object to `out`.
-void appendCompletion(std::string& out, const ResponseMeta& meta, const ChatReply& reply);
+// Appends a whole "chat.completion" object to `out`: `choices` copies of the
+// reply (the request's n), the completion billed once per choice.
+void appendCompletion(std::string& out, const ResponseMeta& meta, const ChatReply& reply, int choices = 1);
 
 // Builds the "chat.completion.chunk" objects of one stream. The returned
 // views stay valid until the next call: the buffer is reused per chunk.

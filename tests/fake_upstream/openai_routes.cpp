@@ -54,6 +54,7 @@ struct Request {
   std::string_view model;
   bool stream = false;
   bool includeUsage = false;
+  int choices = 1;  // n; a plain completion answers that many
 };
 
 // Checks the body as OpenAI would; returns true when `error` was filled.
@@ -96,6 +97,14 @@ bool validate(const nlohmann::json& body, const ParsedModel* parsed, Request& re
   if (options != body.end() && options->is_object()) {
     const auto include = options->find("include_usage");
     req.includeUsage = include != options->end() && include->is_boolean() && include->get<bool>();
+  }
+  // OpenAI accepts 1 to 128 choices.
+  if (const auto n = body.find("n"); n != body.end() && !n->is_null()) {
+    if (!n->is_number_integer() || n->get<std::int64_t>() < 1 || n->get<std::int64_t>() > 128) {
+      error = invalidRequest("Invalid 'n': integer below minimum value (1) or above maximum (128).", "n");
+      return true;
+    }
+    req.choices = static_cast<int>(n->get<std::int64_t>());
   }
   return false;
 }
@@ -151,17 +160,17 @@ class ChatCompletionsHandler : public Poco::Net::HTTPRequestHandler {
     if (req.stream) {
       sendStream(request, response, req, faults, reply, meta);
     } else {
-      sendCompletion(request, response, faults, reply, meta);
+      sendCompletion(request, response, faults, reply, meta, req.choices);
     }
   }
 
  private:
   void sendCompletion(HTTPServerRequest& request, HTTPServerResponse& response, const Faults& faults,
-                      const ChatReply& reply, const ResponseMeta& meta) {
+                      const ChatReply& reply, const ResponseMeta& meta, int choices) {
     // Reused by every non-streaming response this thread serves.
     thread_local std::string out;
     out.clear();
-    appendCompletion(out, meta, reply);
+    appendCompletion(out, meta, reply, choices);
     if (faults.bothLengths) return sendBothLengths(request, response, out);
     if (faults.cutAfter < 0) return sendJson(response, 200, out);
 

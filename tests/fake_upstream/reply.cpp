@@ -25,12 +25,14 @@ void forEachWord(std::string_view text, F&& f) {
 
 void ReplyBuilder::addMessage(std::string_view text, bool isUser) {
   promptTokens_ += 4 + static_cast<int>((text.size() + 3) / 4);
+  bytePromptTokens_ += 4 + static_cast<int>(text.size());
   if (isUser) lastUser_.assign(text);
 }
 
 Reply ReplyBuilder::build(int words) const {
   Reply reply;
   reply.promptTokens = promptTokens_;
+  reply.bytePromptTokens = bytePromptTokens_;
   if (words >= 0) {
     reply.text.reserve(static_cast<size_t>(words) * 8);
     for (int i = 0; i < words; ++i) {

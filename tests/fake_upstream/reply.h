@@ -21,6 +21,7 @@ struct Reply {
   std::string text;
   int promptTokens = 0;
   int completionTokens = 0;
+  int bytePromptTokens = 0;  // 4 + bytes per prompt message: the byte_tokens fault's count
 };
 
 class ReplyBuilder {
@@ -34,6 +35,7 @@ class ReplyBuilder {
 
  private:
   int promptTokens_ = 0;
+  int bytePromptTokens_ = 0;
   std::string lastUser_;
 };
 

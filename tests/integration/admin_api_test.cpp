@@ -159,6 +159,20 @@ TEST_F(AdminApiTest, UnknownPathsAndMethodsGetTheEnvelope) {
   EXPECT_EQ(wrong.header("allow"), "GET, POST");
 }
 
+// An unknown path, tenant or prompt is named by a short excerpt, never echoed whole.
+TEST_F(AdminApiTest, AHugeUnknownPathOrNameIsNotEchoed) {
+  const std::string huge(20000, 'p');
+  for (const std::string& path : {"/internal/v1/" + huge, "/internal/v1/tenants/" + huge + "/keys",
+                                  "/internal/v1/tenants/acme/prompts/" + huge + "/versions"}) {
+    const auto r =
+        call(path.find("prompts") != std::string::npos ? "POST" : "GET", path, R"({"template":"x"})");
+    EXPECT_GE(r.status, 400) << path.substr(0, 40);
+    EXPECT_LT(r.body.size(), 1024u) << r.status << " " << r.body.substr(0, 200);
+  }
+  const auto chat = post_chat(port(), key(), R"({"prompt":{"name":")" + huge + R"("}})");
+  EXPECT_LT(chat.body.size(), 1024u) << chat.status << " " << chat.body.substr(0, 200);
+}
+
 TEST_F(AdminApiTest, CliAndHttpShareOneStore) {
   auto made = stack().gateway->cli({"tenants", "create", "hooli"});
   ASSERT_EQ(made.exit_code, 0) << made.err;

@@ -149,7 +149,7 @@ TEST_F(EdgeLimitsTest, ConnectionsOverTheLimitGet503Envelope) {
   std::this_thread::sleep_for(300ms);
   for (int i = 0; i < 3; ++i) {
     EdgeSocket extra(port());
-    extra.send(kHealth);
+    extra.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     const auto r = extra.wait_answer(EdgeClock::now() + 2s);
     ASSERT_TRUE(r.has_value()) << "connection over max_connections: no answer within 2 s"
                                << (extra.reset()    ? " (reset)"
@@ -158,6 +158,15 @@ TEST_F(EdgeLimitsTest, ConnectionsOverTheLimitGet503Envelope) {
     EXPECT_TRUE(IsApiError(*r, 503, "api_error", "server_busy"));
     EXPECT_EQ(ascii_lower(r->header("connection")), "close");
     EXPECT_TRUE(extra.wait_closed(EdgeClock::now() + 2s)) << "still open after the 503";
+  }
+  // A liveness probe is answered all the same: a full server is alive.
+  {
+    EdgeSocket probe(port());
+    probe.send(kHealth);
+    const auto r = probe.wait_answer(EdgeClock::now() + 2s);
+    ASSERT_TRUE(r.has_value()) << "GET /healthz over max_connections: no answer within 2 s";
+    EXPECT_EQ(r->status, 200) << r->body;
+    EXPECT_EQ(ascii_lower(r->header("connection")), "close");
   }
   // The held requests are still served.
   held.front()->send(request.substr(request.size() - 1));
@@ -226,6 +235,72 @@ TEST_F(EdgeLimitsTest, IdleKeepAliveIsShortenedWhenConnectionsAreScarce) {
   for (auto& c : clients) closed += c->wait_closed(answered + 1000ms + 1500ms) ? 1 : 0;
   EXPECT_EQ(closed, 13)
       << "idle connections still open 2.5 s after their answers while connections are scarce";
+}
+
+}  // namespace
+}  // namespace it
+
+namespace it {
+namespace {
+
+// A keyed stream goes on after its client leaves (a retry replays it), but
+// it holds no connection slot then: clients that leave such streams cannot
+// lock everyone else out, however many they start.
+TEST_F(EdgeLimitsTest, StreamsThatOutliveTheirClientsGiveTheirSlotsBack) {
+  GatewayOptions o;
+  o.extra_server_yaml = "  max_connections: 16\n";
+  o.catalog.push_back({"keyed-long", "openai", "gpt-4o-mini+chunk_delay_ms=200+words=15"});
+  start(o);
+  constexpr int kStreams = 24;
+  std::vector<std::string> ids;
+  for (int i = 0; i < kStreams; ++i) {
+    SseStream s(port(), stack_->key.key, chat_body("keyed-long", "detached " + std::to_string(i), true), 5s,
+                Headers{{"Idempotency-Key", "detached-" + std::to_string(i)}});
+    ASSERT_EQ(s.status(), 200) << "stream " << i << ": " << s.rest();
+    ASSERT_TRUE(s.next().has_value()) << s.error();
+    ids.push_back(s.header("x-request-id"));
+  }  // each client hangs up here, with the stream under way
+  EXPECT_EQ(http_get(port(), "/healthz").status, 200);
+  EXPECT_EQ(http_get(port(), "/metrics").status, 200);
+  const auto chat = post_chat(port(), stack_->key.key, chat_body("gpt-4o-mini", "a new client"));
+  EXPECT_EQ(chat.status, 200) << chat.body;
+  // The detached streams ran to their end: recorded, and kept for the retry.
+  for (const auto& id : ids) {
+    const auto record = stack_->usage().wait_for(id, 10s);
+    ASSERT_TRUE(record.has_value()) << "no usage record for detached stream " << id;
+    EXPECT_EQ(record->http_status, 200) << id;
+  }
+  SseStream retry(port(), stack_->key.key, chat_body("keyed-long", "detached 0", true), 5s,
+                  Headers{{"Idempotency-Key", "detached-0"}});
+  EXPECT_EQ(retry.status(), 200);
+  EXPECT_EQ(retry.header("idempotent-replayed"), "true");
+}
+
+// Past server.max_detached_calls_per_tenant a call whose client leaves ends
+// like any other: recorded as the client's disconnect, its key freed.
+TEST_F(EdgeLimitsTest, DetachedCallsAreBoundedPerTenant) {
+  GatewayOptions o;
+  o.extra_server_yaml = "  max_detached_calls_per_tenant: 2\n";
+  o.catalog.push_back({"keyed-long", "openai", "gpt-4o-mini+chunk_delay_ms=200+words=15"});
+  start(o);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 4; ++i) {
+    SseStream s(port(), stack_->key.key, chat_body("keyed-long", "bounded " + std::to_string(i), true), 5s,
+                Headers{{"Idempotency-Key", "bounded-" + std::to_string(i)}});
+    ASSERT_EQ(s.status(), 200);
+    ASSERT_TRUE(s.next().has_value()) << s.error();
+    ids.push_back(s.header("x-request-id"));
+  }
+  int completed = 0;
+  int cut = 0;
+  for (const auto& id : ids) {
+    const auto record = stack_->usage().wait_for(id, 10s);
+    ASSERT_TRUE(record.has_value()) << id;
+    if (record->error_code.empty()) ++completed;
+    if (record->error_code == "client_disconnected") ++cut;
+  }
+  EXPECT_EQ(completed, 2) << "two calls may outlive their clients";
+  EXPECT_EQ(cut, 2) << "the others end as their clients left";
 }
 
 }  // namespace

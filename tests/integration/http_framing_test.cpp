@@ -181,6 +181,29 @@ TEST_F(HttpFramingTest, HeadOverMaxHeaderBytesIs431) {
   EXPECT_EQ(health.status, 200) << "the gateway no longer answers after a 431: " << health.body;
 }
 
+// RFC 9112 section 6.1: Transfer-Encoding in an HTTP/1.0 message is faulty
+// framing; the connection closes, and the bytes after it are no request.
+TEST_F(HttpFramingTest, Http10WithTransferEncodingIsRefusedAndClosed) {
+  const std::string body = chat_body("gpt-4o-mini", "http 1.0 chunked");
+  expect_refused("POST /v1/chat/completions HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key() +
+                 "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked(body) +
+                 "0\r\n\r\n" + kSmuggled);
+}
+
+// RFC 9112 section 2.2: a server SHOULD ignore at least one empty line
+// received before the request line (clients send one after a POST body).
+TEST_F(HttpFramingTest, EmptyLinesBeforeTheRequestLineAreIgnored) {
+  Exchange x = exchange("\r\n" + kSmuggled);
+  ASSERT_EQ(x.answers.size(), 1u);
+  EXPECT_TRUE(is_health_ok(x.answers[0])) << x.answers[0].status << " " << x.answers[0].body;
+  EXPECT_FALSE(x.closed);
+  const std::string body = chat_body("gpt-4o-mini", "crlf after the body");
+  x = exchange(raw_request("POST", "/v1/chat/completions", body, "Bearer " + key()) + "\r\n\r\n" + kSmuggled);
+  ASSERT_EQ(x.answers.size(), 2u);
+  EXPECT_EQ(content_of(x.answers[0]), "echo: crlf after the body");
+  EXPECT_TRUE(is_health_ok(x.answers[1])) << x.answers[1].status << " " << x.answers[1].body;
+}
+
 TEST_F(HttpFramingTest, PipelinedRequestsAreAllAnsweredInOrder) {
   const std::string first = chat_body("gpt-4o-mini", "pipelined first");
   const std::string second = chat_body("gpt-4o-mini", "pipelined second");

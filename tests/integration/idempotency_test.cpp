@@ -284,6 +284,23 @@ TEST_F(IdempotencyTest, TheSameKeyWithAnotherRequestIsRefused) {
   EXPECT_EQ(provider_calls(s(), "reuse marker 2222"), 0);
 }
 
+// README: bodies compare as JSON, so 1 and 1.0 are one value.
+TEST_F(IdempotencyTest, NumbersWrittenDifferentlyAreTheSameRequest) {
+  const auto key = tenant(s(), "idem-numbers");
+  const Headers idem = {{"Idempotency-Key", "numbers-key"}};
+  auto b = body("idem", "numbers marker 3131");
+  b["temperature"] = 1;
+  const auto first = chat(s(), key.key, b, idem);
+  ASSERT_EQ(first.status, 200) << first.body;
+  b["temperature"] = 1.0;
+  ASSERT_NE(b.dump().find("1.0"), std::string::npos) << "the retry writes the number as 1.0";
+  const auto again = chat(s(), key.key, b, idem);
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(again.header("idempotent-replayed"), "true");
+  EXPECT_EQ(again.body, first.body);
+  EXPECT_EQ(provider_calls(s(), "numbers marker 3131"), 1);
+}
+
 TEST_F(IdempotencyTest, TwoTenantsUsingOneKeyDoNotCollide) {
   const auto a = tenant(s(), "idem-tenant-a");
   const auto b = tenant(s(), "idem-tenant-b");

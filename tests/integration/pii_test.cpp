@@ -321,3 +321,51 @@ TEST_F(PiiTest, HostileInputGetsACleanAnswerAndNeverCrashesTheGateway) {
 
 }  // namespace
 }  // namespace it
+
+namespace it {
+namespace {
+
+// A tenant sending blocked text cannot grow the audit log (or do any work
+// past its rate limit): refused requests count against the request rate,
+// which is checked before the scan, and past a few a minute PII events are
+// counted into one.
+TEST_F(PiiTest, BlockedRequestsCountAgainstTheRateLimitAndDoNotFloodTheAuditLog) {
+  const auto& gw = *stack_->gateway;
+  gw.create_tenant("flooder");
+  tenant_keys_["flooder"] = gw.create_key("flooder").key;
+  set_policy("flooder", {{"mode", "block"}});
+  auto limited = gw.cli(
+      {"tenants", "settings", "flooder", "--set", R"({"rate_limits":{"tenant_requests_per_minute":5}})"});
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  std::this_thread::sleep_for(300ms);  // past the settings cache
+  for (int i = 0; i < 60 && unix_ms_now() % 60000 > 45000; ++i) std::this_thread::sleep_for(500ms);
+  int blocked = 0;
+  int limited_429 = 0;
+  for (int i = 0; i < 40; ++i) {
+    const auto r = chat("flooder", user(std::string("card ") + kCard));
+    blocked += r.status == 422;
+    limited_429 += r.status == 429;
+  }
+  EXPECT_EQ(blocked, 5) << "the rate limit counts blocked requests";
+  EXPECT_EQ(limited_429, 35);
+  const auto tenant = stack_->usage().tenant_id("flooder");
+  ASSERT_TRUE(tenant.has_value());
+  std::this_thread::sleep_for(300ms);  // past the audit writer's flush
+  EXPECT_LE(stack_->usage().count_audit(*tenant, "pii.blocked"), 5);
+}
+
+TEST_F(PiiTest, FlaggedRequestsPastAFewAMinuteDoNotEachWriteAnAuditEvent) {
+  const auto& gw = *stack_->gateway;
+  gw.create_tenant("chatty");
+  tenant_keys_["chatty"] = gw.create_key("chatty").key;
+  for (int i = 0; i < 60 && unix_ms_now() % 60000 > 45000; ++i) std::this_thread::sleep_for(500ms);
+  for (int i = 0; i < 40; ++i) ASSERT_EQ(chat("chatty", user(std::string("mail ") + kEmail)).status, 200);
+  const auto tenant = stack_->usage().tenant_id("chatty");
+  ASSERT_TRUE(tenant.has_value());
+  std::this_thread::sleep_for(300ms);
+  EXPECT_LE(stack_->usage().count_audit(*tenant, "pii.flagged"), 10);
+  EXPECT_GE(stack_->usage().count_audit(*tenant, "pii.flagged"), 1);
+}
+
+}  // namespace
+}  // namespace it

@@ -137,3 +137,64 @@ TEST(ShutdownTest, SecondSigtermEndsTheDrainAtOnce) {
 
 }  // namespace
 }  // namespace it
+
+namespace it {
+namespace {
+
+// Streams with an Idempotency-Key outlive a client that leaves (a retry
+// will replay them), but not the server's shutdown deadline: past
+// server.shutdown_grace_ms each ends like any other stream, with a final
+// `shutting_down` event where a client still reads, a usage record, and
+// its key freed (the client never got a whole answer), so a retry after the
+// restart makes the call again at once instead of waiting on a dead claim.
+TEST(ShutdownTest, KeyedStreamsEndAtTheGraceDeadlineAreRecordedAndFreeTheirKeys) {
+  auto stack = start_stack(draining_options(1500));
+  constexpr int kReading = 6;
+  constexpr int kLeft = 4;  // clients that hang up after the first event
+  std::vector<std::unique_ptr<SseStream>> streams;
+  std::vector<std::string> ids;
+  for (int i = 0; i < kReading + kLeft; ++i) {
+    streams.push_back(std::make_unique<SseStream>(
+        stack->port(), stack->key.key, chat_body("endless-stream", "keyed " + std::to_string(i), true), 10s,
+        Headers{{"Idempotency-Key", "drain-key-" + std::to_string(i)}}));
+    ASSERT_EQ(streams.back()->status(), 200);
+    ASSERT_TRUE(streams.back()->next().has_value()) << streams.back()->error();
+    ids.push_back(streams.back()->header("x-request-id"));
+  }
+  for (int i = kReading; i < kReading + kLeft; ++i) streams[i].reset();  // these clients leave
+  const auto signalled = std::chrono::steady_clock::now();
+  stack->gateway->send_signal(SIGTERM);
+  for (int i = 0; i < kReading; ++i) {
+    const auto rest = read_rest(*streams[i]);
+    ASSERT_FALSE(rest.empty()) << streams[i]->error();
+    const auto last = nlohmann::json::parse(rest.back(), nullptr, false);
+    ASSERT_TRUE(last.is_object() && last.contains("error")) << "no final error event; last: " << rest.back();
+    EXPECT_EQ(last["error"].value("code", ""), "shutting_down") << rest.back();
+  }
+  const auto code = stack->gateway->wait_exit(8s);
+  ASSERT_TRUE(code.has_value()) << "still running after the drain";
+  EXPECT_EQ(*code, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, 6s);
+  for (const auto& id : ids) {
+    const auto record = stack->usage().wait_for(id, 2s);
+    ASSERT_TRUE(record.has_value()) << "no usage record for keyed stream " << id;
+    EXPECT_EQ(record->error_code, "shutting_down") << id;
+  }
+
+  // After a restart on the same store, a retry is served at once.
+  GatewayOptions again = draining_options(1500);
+  again.upstream_port = stack->fake->port();
+  again.db_path = stack->gateway->db_path();
+  Gateway restarted(again);
+  restarted.start();
+  const auto started = std::chrono::steady_clock::now();
+  SseStream retry(restarted.port(), stack->key.key, chat_body("endless-stream", "keyed 0", true), 10s,
+                  Headers{{"Idempotency-Key", "drain-key-0"}});
+  EXPECT_EQ(retry.status(), 200) << retry.rest();
+  EXPECT_EQ(retry.header("idempotent-replayed"), "") << "a cut stream is never replayed";
+  EXPECT_TRUE(retry.next().has_value()) << retry.error();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s) << "the retry waited on the dead claim";
+}
+
+}  // namespace
+}  // namespace it

@@ -7,6 +7,7 @@
 #include "harness/checks.h"
 #include "harness/stack.h"
 
+#include <atomic>
 #include <thread>
 
 namespace it {
@@ -16,11 +17,25 @@ using namespace std::chrono_literals;
 
 // $1000 per million tokens in and out: one token costs 1000 micro-USD.
 constexpr const char* kPricey =
-    "  pricey: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
+    "  pricey: { provider: openai, model: \"gpt-4o-mini\", tokenizer: o200k_base, context_window: 128000, "
+    "max_output_tokens: 1000, "
     "prices: { input: 1000, output: 1000 } }\n"
     // The same prices, streamed slowly: a client can leave mid-stream.
-    "  pricey-slow: { provider: openai, model: \"gpt-4o-mini+chunk_delay_ms=300+words=6\", context_window: "
+    "  pricey-slow: { provider: openai, model: \"gpt-4o-mini+chunk_delay_ms=300+words=6\", tokenizer: "
+    "o200k_base, context_window: "
     "128000, "
+    "max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n"
+    // A model whose own output limit is far past budget.default_output_tokens.
+    "  pricey-long: { provider: openai, model: \"gpt-4o-mini\", tokenizer: o200k_base, context_window: "
+    "400000, max_output_tokens: "
+    "100000, prices: { input: 1000, output: 1000 } }\n"
+    // Vendors whose tokenizers are not public, counting the prompt as a
+    // byte-level tokenizer's worst case: one token per UTF-8 byte (and
+    // answering 8 words, within any max_tokens the tests set, as a vendor would).
+    "  pricey-claude: { provider: anthropic, model: \"claude-sonnet-4+byte_tokens+words=8\", context_window: "
+    "200000, max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n"
+    "  pricey-gemini: { provider: gemini, model: \"gemini-2.5-flash+byte_tokens+words=8\", context_window: "
+    "1000000, "
     "max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n";
 
 GatewayOptions spend_options() {
@@ -296,10 +311,205 @@ TEST_F(SpendControlTest, TokensPerMinuteCountTheHold) {
   const auto key = tenant("tpm");
   set_rate_limits("tpm", {{"key_tokens_per_minute", 300}});
   wait_for_fresh_minute();
-  auto big = chat(key.key, body("too big", 400));
-  EXPECT_TRUE(IsApiError(big, 429, "rate_limit_error", "rate_limit_exceeded"));
-  EXPECT_NE(big.json()["error"]["message"].get<std::string>().find("tokens per minute"), std::string::npos);
-  EXPECT_EQ(chat(key.key, body("small", 20)).status, 200);
+  // A slow stream holds its prompt and 250 tokens of output while it runs.
+  json slow = body("most of the minute", 250);
+  slow["model"] = "pricey-slow";
+  slow["stream"] = true;
+  SseStream first(port(), key.key, slow.dump(), 10s);
+  ASSERT_EQ(first.status(), 200);
+  ASSERT_TRUE(first.next().has_value()) << first.error();
+  auto second = chat(key.key, body("the rest of it", 250));
+  EXPECT_TRUE(IsApiError(second, 429, "rate_limit_error", "rate_limit_exceeded")) << second.body;
+  EXPECT_NE(second.json()["error"]["message"].get<std::string>().find("tokens per minute"),
+            std::string::npos);
+}
+
+// A max_tokens no minute of the limit can ever hold is the client's to
+// lower: 422 naming max_tokens, not a 429 that comes back every minute.
+TEST_F(SpendControlTest, AMaxTokensPastTheTokensPerMinuteLimitIs422NamingIt) {
+  const auto key = tenant("tpm-never");
+  set_rate_limits("tpm-never", {{"tenant_tokens_per_minute", 300}});
+  const std::string marker = "never-fits-the-minute";
+  auto big = chat(key.key, body(marker, 400));
+  EXPECT_TRUE(IsApiError(big, 422, "invalid_request_error", "max_tokens_exceeds_rate_limit", "max_tokens"))
+      << big.body;
+  const std::string message = big.json()["error"]["message"];
+  EXPECT_NE(message.find("set max_tokens to at most "), std::string::npos) << message;
+  EXPECT_EQ(big.header("retry-after"), "") << "retrying cannot help";
+  EXPECT_TRUE(stack_->fake->find_request(marker).is_null());
+}
+
+// Without max_tokens a request is held for the model's whole output (1000
+// here), more than a 500-token minute: the output is clamped to what the
+// minute leaves, and the vendor is told, as a budget does.
+TEST_F(SpendControlTest, AnUnsetMaxTokensIsClampedToTheTokensPerMinuteLimit) {
+  const auto key = tenant("tpm-clamp");
+  set_rate_limits("tpm-clamp", {{"tenant_tokens_per_minute", 500}});
+  wait_for_fresh_minute();
+  const std::string marker = "clamp-to-the-minute";
+  const auto r = chat(key.key, body(marker));
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_TRUE(r.has_header("x-max-tokens-clamped"));
+  const std::int64_t clamped = std::stoll(r.header("x-max-tokens-clamped"));
+  EXPECT_GE(clamped, 16);
+  EXPECT_LT(clamped, 500);
+  const json sent = stack_->fake->find_request(marker);
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["body"]["max_tokens"], clamped) << sent.dump();
+}
+
+// n asks for n completions, each up to max_tokens, and the vendor bills
+// every one: the hold covers n times the output.
+TEST_F(SpendControlTest, NMultipliesTheHold) {
+  const auto key = tenant("n-hold");
+  // About 10 prompt tokens + 10 output: one completion costs ~$0.02.
+  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "n-hold", "--amount", "0.03"}).exit_code, 0);
+  const std::string marker = "n-times-the-output";
+  json b = body(marker, 10);
+  b["n"] = 4;
+  const auto r = chat(key.key, b);
+  EXPECT_TRUE(IsApiError(r, 402, "invalid_request_error", "insufficient_credits")) << r.body;
+  EXPECT_TRUE(stack_->fake->find_request(marker).is_null()) << "refused before the upstream call";
+  b["n"] = 1;
+  ASSERT_EQ(chat(key.key, b).status, 200);
+}
+
+TEST_F(SpendControlTest, NCompletionsAreSettledFromWhatTheVendorReports) {
+  const auto key = tenant("n-settle");
+  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "n-settle", "--amount", "1"}).exit_code, 0);
+  const std::string text = "three answers please";
+  json b = body(text, 10);
+  b["n"] = 3;
+  const auto r = chat(key.key, b);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json()["choices"].size(), 3u);
+  const json one = fake_usage(user_messages(text), fake_reply(user_messages(text)));
+  const std::int64_t completion = 3 * one["completion_tokens"].get<std::int64_t>();
+  const json rec = usage_after(key.key, 1)["data"][0];
+  EXPECT_EQ(rec["completion_tokens"], completion);
+  const std::int64_t cost = (one["prompt_tokens"].get<std::int64_t>() + completion) * 1000;
+  EXPECT_EQ(rec["cost_micros"], cost);
+  EXPECT_EQ(budgets_when_spent(key.key, cost, true)["credit"]["spent_micros"], cost);
+}
+
+TEST_F(SpendControlTest, NPastTheConfiguredBoundOrNotAPositiveIntegerIs400) {
+  const auto key = tenant("n-bound");
+  const std::string marker = "one-hundred-and-twenty-eight";
+  for (const json& n : {json(128), json(9), json(0), json(-1), json("2"), json(1.5)}) {
+    json b = body(marker, 10);
+    b["n"] = n;
+    const auto r = chat(key.key, b);
+    EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_parameter", "n")) << n << ": " << r.body;
+  }
+  EXPECT_TRUE(stack_->fake->find_request(marker).is_null());
+  json b = body(marker, 10);
+  b["n"] = 8;  // budget.max_choices' default
+  EXPECT_EQ(chat(key.key, b).status, 200);
+}
+
+// A request without max_tokens is held for budget.default_output_tokens
+// (4096), not the model's 100,000: one such request cannot hold a budget
+// that would pay for many.
+TEST_F(SpendControlTest, AnUnsetMaxTokensHoldsTheConfiguredDefaultNotTheModelsWholeOutput) {
+  const auto key = tenant("default-hold");
+  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "default-hold", "--amount", "10"}).exit_code, 0);
+  const std::string marker = "default-output-hold";
+  json b = body(marker);
+  b["model"] = "pricey-long";
+  const auto r = chat(key.key, b);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(r.has_header("x-max-tokens-clamped")) << "$10 covers 4096 tokens of output";
+  const json sent = stack_->fake->find_request(marker);
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["body"]["max_tokens"], 4096) << sent.dump();
+}
+
+// Text whose tokens a vendor counts far above the estimate: the hold is an
+// upper bound all the same, so concurrent requests never spend past the
+// credit, and no settle ever passes its hold.
+TEST_F(SpendControlTest, EstimatedPromptsAreHeldForTheirUpperBoundInEveryScript) {
+  std::string random_text;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 600; ++i) {  // code points of every UTF-8 length
+    x = x * 1103515245u + 12345u;
+    const std::uint32_t pick = (x >> 8) % 4;
+    const char32_t cp = pick == 0   ? 0x21 + (x >> 12) % 94
+                        : pick == 1 ? 0x100 + (x >> 12) % 0x6FF
+                        : pick == 2 ? 0x4E00 + (x >> 12) % 0x5000
+                                    : 0x1F300 + (x >> 12) % 0x2FF;
+    if (cp < 0x80) {
+      random_text.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      random_text.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      random_text.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+      random_text.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      random_text.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      random_text.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      random_text.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+      random_text.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+      random_text.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      random_text.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+  auto repeat = [](const std::string& unit, int times) {
+    std::string out;
+    for (int i = 0; i < times; ++i) out += unit;
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::string>> scripts = {
+      {"arabic", repeat("\u0645\u0631\u062d\u0628\u0627 ", 60)},
+      {"cjk", repeat("\u4f60\u597d\u4e16\u754c", 80)},
+      {"emoji", repeat("\U0001F600\U0001F680\u2764\uFE0F", 60)},
+      {"json", repeat("{\"k\":[1,2,{\"x\":null}]},", 40)},
+      {"random", random_text},
+  };
+  const std::string before = http_get(port(), "/metrics").body;
+  EXPECT_NE(before.find("modelgw_spend_settled_over_hold_total 0"), std::string::npos);
+  int served = 0;
+  for (const char* model : {"pricey-claude", "pricey-gemini"}) {
+    for (const auto& [name, text] : scripts) {
+      const std::string tenant_name = std::string("bound-") + (model[7] == 'c' ? "c-" : "g-") + name;
+      const auto key = tenant(tenant_name);
+      ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", tenant_name, "--amount", "100"}).exit_code, 0);
+      json b = body(text, 16);
+      b["model"] = model;
+      const auto r = chat(key.key, b);
+      ASSERT_EQ(r.status, 200) << model << " " << name << ": " << r.body;
+      ++served;
+    }
+  }
+  const std::string after = http_get(port(), "/metrics").body;
+  EXPECT_NE(after.find("modelgw_spend_settled_over_hold_total 0"), std::string::npos)
+      << "a vendor counted more than the hold covered, after " << served << " requests";
+  EXPECT_FALSE(gw().wait_log("was held (a vendor counted", 200ms))
+      << "no settle logged past its hold: "
+      << ::testing::PrintToString(lines_containing(gw().log(), "was held"));
+}
+
+TEST_F(SpendControlTest, ConcurrentEstimatedRequestsNeverSpendPastTheCredit) {
+  const auto key = tenant("bound-race");
+  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "bound-race", "--amount", "5"}).exit_code, 0);
+  std::string arabic;
+  for (int i = 0; i < 400; ++i) arabic += "\u0633\u0644\u0627\u0645 ";  // 2,000 characters
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 20; ++i) {
+    clients.emplace_back([&, i] {
+      json b = body(arabic + std::to_string(i), 16);
+      b["model"] = "pricey-claude";
+      if (chat(key.key, b).status == 200) ++ok;
+    });
+  }
+  for (auto& c : clients) c.join();
+  EXPECT_GE(ok.load(), 1);
+  const json page = usage_after(key.key, 20);
+  const std::int64_t cost = page["totals"]["cost_micros"];
+  EXPECT_LE(cost, 5'000'000) << ok.load() << " requests served";
+  const json credit = budgets_when_spent(key.key, cost, true)["credit"];
+  EXPECT_EQ(credit["spent_micros"], cost);
+  EXPECT_LE(credit["spent_micros"].get<std::int64_t>(), 5'000'000);
 }
 
 TEST_F(SpendControlTest, AdminAndCliRefuseBadBudgetsAndTopUps) {
@@ -455,6 +665,55 @@ TEST_F(SpendControlTest, AStreamTheClientLeavesIsSettledFromWhatWasSeen) {
   EXPECT_EQ(budget["reserved_micros"].get<std::int64_t>() + budget["spent_micros"].get<std::int64_t>() +
                 budget["remaining_micros"].get<std::int64_t>(),
             1000000);
+}
+
+// One tenant scanning its records, however hard, neither delays another
+// tenant's chat (the scans run on threads of their own) nor runs more than
+// server.max_queries_per_tenant scans at once (429 with Retry-After past it).
+TEST_F(SpendControlTest, OneTenantsUsageScansAreBoundedAndDoNotDelayOthers) {
+  const auto scanner = tenant("scanner");
+  const auto bystander = tenant("bystander");
+  const auto id = stack_->usage().tenant_id("scanner");
+  ASSERT_TRUE(id.has_value());
+  stack_->usage().exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) "
+      "INSERT INTO usage_records (request_id, tenant_id, key_id, alias, provider, upstream_model, "
+      "prompt_tokens, completion_tokens, total_tokens, http_status, error_code, latency_us, ttft_us, "
+      "streamed, "
+      "created_unix_ms) SELECT 'req_seed' || i, " +
+      std::to_string(*id) + ", 0, 'pricey', 'openai', 'gpt-4o-mini', 10, 5, 15, 200, '', 1000, 0, 0, " +
+      std::to_string(unix_ms_now()) + " - i FROM n");
+  std::atomic<int> ok{0};
+  std::atomic<int> busy{0};
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> scans;
+  for (int t = 0; t < 12; ++t) {
+    scans.emplace_back([&] {
+      for (int i = 0; i < 4; ++i) {
+        const auto r = http_get(port(), "/v1/usage?model=pricey&status=success&group_by=day", scanner.key);
+        if (r.status == 200) {
+          ++ok;
+        } else if (IsApiError(r, 429, "rate_limit_error", "rate_limit_exceeded") &&
+                   r.header("retry-after") == "1") {
+          ++busy;
+        } else {
+          ++wrong;
+        }
+      }
+    });
+  }
+  std::vector<std::chrono::milliseconds> waits;
+  for (int i = 0; i < 5; ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_EQ(chat(bystander.key, body("meanwhile " + std::to_string(i), 10)).status, 200);
+    waits.push_back(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started));
+  }
+  for (auto& s : scans) s.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(ok.load(), 0);
+  EXPECT_GT(busy.load(), 0) << "12 clients scanning at once, none was told to wait";
+  for (const auto w : waits) EXPECT_LT(w, 2000ms) << "another tenant's chat waited on the scans";
 }
 
 }  // namespace

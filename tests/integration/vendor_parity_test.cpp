@@ -5,6 +5,7 @@
 // Every test runs once per vendor (gpt, claude, gemini) against one shared
 // gateway and fake upstream.
 #include "harness/checks.h"
+#include "harness/openai_schema.h"
 #include "harness/stack.h"
 
 #include <algorithm>
@@ -348,8 +349,33 @@ TEST_P(VendorParityTest, PlainAnswerHasTheSameTopLevelKeysAsOpenAi) {
   json reference = openai_answer(messages);
   const auto r = plain(request(alias(), messages));
   ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(join(keys_of(r.json())), join(keys_of(reference)))
-      << r.body << "\nOpenAI's: " << reference.dump();
+  // system_fingerprint is optional in OpenAI's schema: only a vendor that
+  // has one sends it.
+  reference.erase("system_fingerprint");
+  json body = r.json();
+  body.erase("system_fingerprint");
+  EXPECT_EQ(join(keys_of(body)), join(keys_of(reference))) << r.body << "\nOpenAI's: " << reference.dump();
+}
+
+// Checked against openai/openai-openapi's CreateChatCompletionResponse and
+// CreateChatCompletionStreamResponse: required members, nullability, types.
+TEST_P(VendorParityTest, PlainAnswersAndStreamChunksConformToOpenAisSchema) {
+  const json messages = user_messages("schema " + marker("schema"));
+  const auto p = plain(request(alias(), messages));
+  ASSERT_EQ(p.status, 200) << p.body;
+  json body = p.json();
+  body.erase("request_id");  // the gateway's own member, besides the schema's
+  EXPECT_TRUE(ConformsToChatCompletionSchema(body));
+  json with_usage = request(alias(), messages, true);
+  with_usage["stream_options"] = {{"include_usage", true}};
+  const auto r = streamed(with_usage);
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto s = summarize(r.events);
+  ASSERT_FALSE(s.chunks.empty());
+  for (json chunk : s.chunks) {
+    chunk.erase("request_id");
+    EXPECT_TRUE(ConformsToChatCompletionChunkSchema(chunk));
+  }
 }
 
 TEST_P(VendorParityTest, PlainAnswerFieldsHaveOpenAiShapes) {
@@ -452,9 +478,14 @@ TEST_P(VendorParityTest, StreamChunksHaveTheSameTopLevelKeysAsOpenAi) {
   ASSERT_FALSE(ref.chunks.empty());
   ASSERT_FALSE(s.chunks.empty());
   // The content chunks, and the final usage chunk.
-  EXPECT_EQ(join(keys_of(s.chunks.front())), join(keys_of(ref.chunks.front()))) << s.raw.front();
+  // system_fingerprint is optional in the schema (a vendor without one omits it).
+  const auto keys = [](json chunk) {
+    chunk.erase("system_fingerprint");
+    return join(keys_of(chunk));
+  };
+  EXPECT_EQ(keys(s.chunks.front()), keys(ref.chunks.front())) << s.raw.front();
   ASSERT_TRUE(s.usage_chunk && ref.usage_chunk);
-  EXPECT_EQ(join(keys_of(*s.usage_chunk)), join(keys_of(*ref.usage_chunk))) << s.usage_chunk->dump();
+  EXPECT_EQ(keys(*s.usage_chunk), keys(*ref.usage_chunk)) << s.usage_chunk->dump();
 }
 
 TEST_P(VendorParityTest, StreamFirstDeltaHasTheAssistantRole) {

@@ -9,6 +9,7 @@
 #include "audit/audit_chain.h"
 #include "audit/audit_query.h"
 #include "audit/audit_verify.h"
+#include "audit/pii_events.h"
 #include "storage_fixture.h"
 
 #include <gtest/gtest.h>
@@ -320,6 +321,35 @@ TEST_F(AuditLogTest, PagesAreNewestFirstWithACursorBoundToItsFilter) {
   request.filter.actor.clear();
   request.cursor = "bm90LWEtY3Vyc29y";
   EXPECT_TRUE(answer_audit_query(request, *db_.storage).error);
+}
+
+}  // namespace
+}  // namespace modelgw::audit
+
+namespace modelgw::audit {
+namespace {
+
+// A tenant cannot grow its audit chain faster than a few PII events a
+// minute: the first ones are events of their own, the rest one count.
+TEST_F(AuditLogTest, PiiEventsPastAFewAMinuteAreCountedIntoOne) {
+  auto log = writer();
+  for (int i = 0; i < 1000; ++i) {
+    const std::string id = "req_" + std::to_string(i);
+    record_pii_event(log.get(), PiiEvent{"pii.blocked", id, 9, 3, "key 3", "messages[0].content",
+                                         R"({"email":1,"payment_card":2})"});
+  }
+  ASSERT_TRUE(log->flush());
+  EXPECT_EQ(chain(9).size(), static_cast<std::size_t>(AuditLog::kPiiEventsPerMinute));
+  now_ += 60'000;
+  ASSERT_TRUE(log->flush());
+  const auto c = chain(9);
+  ASSERT_EQ(c.size(), static_cast<std::size_t>(AuditLog::kPiiEventsPerMinute) + 1);
+  const auto counted = nlohmann::json::parse(c.back().details_json);
+  EXPECT_EQ(c.back().action, "pii.blocked");
+  EXPECT_EQ(counted["count"], 1000 - AuditLog::kPiiEventsPerMinute);
+  EXPECT_EQ(counted["findings"]["payment_card"], 2 * (1000 - AuditLog::kPiiEventsPerMinute));
+  EXPECT_EQ(counted["aggregated"], true);
+  EXPECT_EQ(c.back().details_json.find("req_"), std::string::npos) << "no request is named in the count";
 }
 
 }  // namespace

@@ -212,3 +212,70 @@ TEST_F(AdmissionTest, AStoreThatCannotBeReachedIs503NotAFreeRequest) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(AdmissionTest, NHoldsItsOutputOncePerChoice) {
+  tenant.budgets = {budget(1, "tenant", "", "month", 1'000'000)};
+  auto r = request(100, 50);
+  r.choices = 4;
+  auto a = admit(r);
+  ASSERT_FALSE(a.refusal) << a.refusal->message;
+  EXPECT_EQ(a.hold_micros, 100 + 4 * 50) << "the prompt once, the output per choice";
+  EXPECT_EQ(a.output_tokens, 50) << "max_tokens stays per choice";
+}
+
+TEST_F(AdmissionTest, NClampsAnUnsetOutputToWhatEveryChoiceCanHave) {
+  tenant.budgets = {budget(1, "tenant", "", "month", 1100)};
+  auto r = request(100, std::nullopt);
+  r.choices = 4;
+  auto a = admit(r);
+  ASSERT_FALSE(a.refusal) << a.refusal->message;
+  EXPECT_TRUE(a.clamped);
+  EXPECT_EQ(a.output_tokens, 250) << "(1100 - 100) / 4";
+  EXPECT_LE(a.hold_micros, 1100);
+}
+
+TEST_F(AdmissionTest, ATokensPerMinuteLimitClampsAnUnsetOutput) {
+  tenant.rate_limits.tenant_tokens = 500;
+  auto a = admit(request(100, std::nullopt));  // would hold 100 + 1000
+  ASSERT_FALSE(a.refusal) << a.refusal->message;
+  EXPECT_TRUE(a.clamped);
+  EXPECT_EQ(a.output_tokens, 400);
+  EXPECT_TRUE(a.holds_output());
+}
+
+TEST_F(AdmissionTest, ATokensPerMinuteLimitNoMinuteCanHoldIs422NamingMaxTokens) {
+  tenant.rate_limits.tenant_tokens = 300;
+  auto a = admit(request(100, 400));
+  ASSERT_TRUE(a.refusal);
+  EXPECT_EQ(a.refusal->status, 422);
+  EXPECT_EQ(a.refusal->code, "max_tokens_exceeds_rate_limit");
+  EXPECT_EQ(a.refusal->param, "max_tokens");
+  EXPECT_FALSE(a.refusal->retryable);
+  EXPECT_NE(a.refusal->message.find("at most 200"), std::string::npos) << a.refusal->message;
+  // A prompt that leaves less than the minimum output: the same, unset or not.
+  auto b = admit(request(290, std::nullopt));
+  ASSERT_TRUE(b.refusal);
+  EXPECT_EQ(b.refusal->status, 422);
+  // A limit only others' holds fill is a 429 to retry.
+  auto c = admit(request(100, 150));
+  ASSERT_FALSE(c.refusal);
+  auto d = admit(request(100, 150));
+  ASSERT_TRUE(d.refusal);
+  EXPECT_EQ(d.refusal->status, 429);
+}
+
+TEST_F(AdmissionTest, ASettlePastTheHoldIsChargedAndCounted) {
+  tenant.budgets = {budget(1, "tenant", "", "month", 1'000'000)};
+  auto a = admit(request(100, 50));
+  ASSERT_FALSE(a.refusal);
+  std::vector<mgw_ledger_charge> charges;
+  EXPECT_EQ(spend.settled_over_hold(), 0u);
+  spend.settle(a, 400, 400, charges);
+  EXPECT_EQ(spend.settled_over_hold(), 1u);
+  ASSERT_EQ(charges.size(), 1u);
+  EXPECT_EQ(charges[0].amount, 400) << "what the vendor reported is charged all the same";
+}
+
+}  // namespace

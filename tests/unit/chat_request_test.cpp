@@ -119,4 +119,19 @@ TEST(ChatRequest, UnknownRoleIsQuotedBounded) {
   EXPECT_NE(e.message.find("us\\x22er"), std::string::npos) << e.message;
 }
 
+TEST(ChatRequest, NIsAPositiveCountOfChoices) {
+  auto one = parse_chat_request(R"({"model":"m","messages":[{"role":"user","content":"hi"}]})");
+  EXPECT_EQ(std::get<ChatRequest>(one).choices, 1);
+  auto three = parse_chat_request(R"({"model":"m","messages":[{"role":"user","content":"hi"}],"n":3})");
+  EXPECT_EQ(std::get<ChatRequest>(three).choices, 3);
+  auto null = parse_chat_request(R"({"model":"m","messages":[{"role":"user","content":"hi"}],"n":null})");
+  EXPECT_EQ(std::get<ChatRequest>(null).choices, 1);
+  for (const char* n : {"0", "-2", "1.5", "\"2\"", "true", "18446744073709551615"}) {
+    const auto e = chat_error_of(
+        std::string(R"({"model":"m","messages":[{"role":"user","content":"hi"}],"n":)") + n + "}");
+    EXPECT_EQ(e.status, 400) << n;
+    EXPECT_EQ(e.param, "n") << n;
+  }
+}
+
 }  // namespace

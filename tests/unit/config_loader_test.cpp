@@ -41,6 +41,24 @@ TEST(ConfigLoader, MinimalFileGetsDefaults) {
   EXPECT_EQ(c.catalog.at("gpt-4o-mini").context_window, 128000);
 }
 
+// Never relative to the working directory: beside a SQLite store, else in
+// the state directory, with the port in the name.
+TEST(ConfigLoader, TheUsageJournalDefaultsBesideTheStoreOrInTheStateDirectory) {
+  auto beside =
+      load_text(kMinimal +
+                "server: { listen: \"127.0.0.1:9001\" }\nstorage: { plugin: sqlite, options: { path: "
+                "\"/srv/gw/modelgw.db\" } }\n");
+  EXPECT_EQ(beside.usage.journal_path, "/srv/gw/modelgw.db.usage-9001.journal");
+  ::setenv("STATE_DIRECTORY", "/var/lib/modelgw-test", 1);
+  auto pg = load_text(kMinimal + "storage: { plugin: postgres, options: { dsn: \"x\" } }\n");
+  ::unsetenv("STATE_DIRECTORY");
+  EXPECT_EQ(pg.usage.journal_path, "/var/lib/modelgw-test/usage-8080.journal");
+  auto set = load_text(kMinimal + "usage: { journal_path: \"/tmp/j\" }\n");
+  EXPECT_EQ(set.usage.journal_path, "/tmp/j");
+  EXPECT_NE(error_of(kMinimal + "usage: { journal_path: \"\" }\n").find("usage.journal_path"),
+            std::string::npos);
+}
+
 TEST(ConfigLoader, ReadsTheDocumentedShape) {
   auto c = load_text(R"(
 server:   { listen: "0.0.0.0:9090", max_body_bytes: 2048 }

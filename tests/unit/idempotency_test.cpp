@@ -5,6 +5,7 @@
 #include "idempotency/flight.h"
 #include "idempotency/idempotency_key.h"
 #include "idempotency/stored_response.h"
+#include "util/sha256_hex.h"
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,23 @@ TEST(IdempotencyKey, TheDigestIsCanonicalAndCoversBodyAndFeature) {
   auto q = a;
   q["prompt"] = {{"name", "greet"}, {"version", 3}};
   EXPECT_NE(request_digest(p, ""), request_digest(q, ""));
+}
+
+// Bodies compare as JSON: a number is its value however it is written.
+TEST(IdempotencyKey, NumbersWrittenDifferentlyAreOneBody) {
+  const auto digest = [](const char* body) { return request_digest(nlohmann::json::parse(body), ""); };
+  const std::string one = digest(R"({"model":"m","max_tokens":1,"temperature":0.5})");
+  for (const char* same : {R"({"model":"m","max_tokens":1.0,"temperature":0.5})",
+                           R"({"model":"m","max_tokens":1e0,"temperature":5e-1})",
+                           R"({"model":"m","max_tokens":10E-1,"temperature":0.50})"}) {
+    EXPECT_EQ(digest(same), one) << same;
+  }
+  EXPECT_NE(digest(R"({"model":"m","max_tokens":2,"temperature":0.5})"), one);
+  EXPECT_NE(digest(R"({"model":"m","max_tokens":"1","temperature":0.5})"), one) << "a string is not a number";
+  EXPECT_EQ(digest(R"({"a":[-0.0]})"), digest(R"({"a":[0]})"));
+  // Digests of bodies without such numbers are what they always were.
+  EXPECT_EQ(digest(R"({"a":"x","b":[1,true,null,0.25]})"),
+            modelgw::util::sha256_hex(std::string(R"({"a":"x","b":[1,true,null,0.25]})") + '\0'));
 }
 
 TEST(StoredResponse, RoundTripsWholeAnswersAndStreams) {

@@ -156,7 +156,9 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
          }});
   }
 
-  if (routes.empty()) return fail(http::not_found("not_found", "no endpoint at " + method + " " + path));
+  if (routes.empty())
+    return fail(http::not_found(
+        "not_found", "no endpoint at " + http::input_excerpt(method) + " " + http::input_excerpt(path, 128)));
   std::string allowed;
   for (const auto& r : routes) {
     if (method == r.method) {

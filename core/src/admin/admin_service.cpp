@@ -191,7 +191,7 @@ json AdminService::update_settings(const Actor& actor, const std::string& tenant
   }
   auto merged = merge_settings(json::parse(t.settings_json, nullptr, false), patch, rules);
   if (!deps_.storage.set_tenant_settings(t.id, merged.dump())) {
-    refuse(404, "not_found", "no tenant named '" + tenant + "'", "tenant");
+    refuse(404, "not_found", "no tenant named '" + http::input_excerpt(tenant) + "'", "tenant");
   }
   if (deps_.gate != nullptr) deps_.gate->forget(tenant);
   std::string members;
@@ -305,8 +305,9 @@ json AdminService::add_prompt_version(const Actor& actor, const std::string& ten
   for (const auto& [member, value] : spec.items()) {
     if (member != "template" && member != "model" && member != "parameters" && member != "activate") {
       refuse(400, "invalid_parameter",
-             "'" + member + "' is not a member of a prompt version (template, model, parameters, activate)",
-             member);
+             "'" + http::input_excerpt(member) +
+                 "' is not a member of a prompt version (template, model, parameters, activate)",
+             http::input_excerpt(member, 128));
     }
   }
   auto tmpl = spec.find("template");

@@ -10,7 +10,9 @@ namespace modelgw::api {
 
 net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal) {
   const std::string query(call.request().query());
-  auto answer = co_await net::offload(deps_.auth.blocking, [&]() -> audit::AuditAnswer {
+  const auto ticket = enter_query(call, principal);
+  if (call.answered()) co_return;
+  auto answer = co_await net::offload(query_pool(), [&]() -> audit::AuditAnswer {
     audit::AuditAnswer out;
     auto parsed = audit::parse_audit_query(query, internal);
     if (auto* err = std::get_if<http::ApiError>(&parsed)) {

@@ -143,10 +143,13 @@ net::Task<void> Router::get_prompt(http::ServerCall& call, const auth::Principal
     auto prompt = deps_.prompts.find(principal.tenant_id, name, version);
     if (!prompt) {
       if (version != 0 && deps_.prompts.find(principal.tenant_id, name, 0)) {
-        return http::not_found("prompt_not_found",
-                               "prompt '" + name + "' has no version " + std::to_string(version), "version");
+        return http::not_found(
+            "prompt_not_found",
+            "prompt '" + http::input_excerpt(name) + "' has no version " + std::to_string(version),
+            "version");
       }
-      return http::not_found("prompt_not_found", "no prompt named '" + name + "' exists for this tenant");
+      return http::not_found("prompt_not_found",
+                             "no prompt named '" + http::input_excerpt(name) + "' exists for this tenant");
     }
     call.send_object(
         200, prompts::to_json(*prompt).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

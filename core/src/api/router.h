@@ -7,6 +7,7 @@
 #include "admin/admin_routes.h"
 #include "api/authenticate.h"
 #include "api/metrics_endpoint.h"
+#include "api/query_lane.h"
 #include "api/readiness_probe.h"
 #include "catalog/catalog.h"
 #include "chat/chat_endpoint.h"
@@ -28,6 +29,7 @@ struct RouterDeps {
   const audit::AuditLog* audit = nullptr;    // and the audit writer's (nullptr: no audit log)
   ReadinessProbe* readiness = nullptr;       // GET /readyz's other checks (nullptr: none)
   const MetricsEndpoint* metrics = nullptr;  // GET /metrics (nullptr: metrics.enabled is false, 404)
+  QueryLane* queries = nullptr;  // where usage, budget and audit reads run (nullptr: auth.blocking)
 };
 
 class Router : public http::Handler {
@@ -42,6 +44,12 @@ class Router : public http::Handler {
   // spend_queries.cpp: GET /v1/usage and GET /v1/budgets.
   net::Task<void> get_usage(http::ServerCall& call, const auth::Principal& principal);
   net::Task<void> get_budgets(http::ServerCall& call, const auth::Principal& principal);
+  // A place in the query lane for the tenant, or an empty ticket and the
+  // call answered 429.
+  QueryLane::Ticket enter_query(http::ServerCall& call, const auth::Principal& principal);
+  net::BlockingPool& query_pool() {
+    return deps_.queries != nullptr ? deps_.queries->pool() : deps_.auth.blocking;
+  }
   // GET /v1/audit (the caller's tenant) and /internal/v1/audit (any tenant's).
   net::Task<void> get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal);
 

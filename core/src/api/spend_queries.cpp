@@ -20,9 +20,28 @@ std::int64_t now_ms() {
 
 }  // namespace
 
+QueryLane::Ticket Router::enter_query(http::ServerCall& call, const auth::Principal& principal) {
+  if (deps_.queries == nullptr) return QueryLane::Ticket(nullptr, 0);
+  auto ticket = deps_.queries->enter(principal.tenant_id);
+  if (!ticket) {
+    http::ApiError busy{429,
+                        "rate_limit_exceeded",
+                        "this tenant already has " + std::to_string(deps_.queries->per_tenant()) +
+                            " usage, budget or audit queries running (server.max_queries_per_tenant); retry "
+                            "in 1 seconds, when one has finished",
+                        {}};
+    busy.retry_after_s = 1;
+    busy.retryable = true;
+    call.send_error(busy);
+  }
+  return ticket;
+}
+
 net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal& principal) {
   const std::string query(call.request().query());
-  auto answer = co_await net::offload(deps_.auth.blocking, [&]() -> usage::UsageAnswer {
+  const auto ticket = enter_query(call, principal);
+  if (call.answered()) co_return;
+  auto answer = co_await net::offload(query_pool(), [&]() -> usage::UsageAnswer {
     try {
       usage::StorageUsageStore store(deps_.storage);
       return usage::answer_usage_query(query, principal.tenant_id, store, now_ms());
@@ -41,7 +60,9 @@ net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal&
 }
 
 net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principal& principal) {
-  auto body = co_await net::offload(deps_.auth.blocking, [&]() -> std::variant<std::string, http::ApiError> {
+  const auto ticket = enter_query(call, principal);
+  if (call.answered()) co_return;
+  auto body = co_await net::offload(query_pool(), [&]() -> std::variant<std::string, http::ApiError> {
     try {
       return budget::budgets_report(deps_.storage, principal.tenant_id, now_ms()).dump();
     } catch (const std::exception& e) {

@@ -75,6 +75,7 @@ struct Gateway::State {
   std::unique_ptr<api::ReadinessProbe> readiness;
   std::unique_ptr<net::EventLoops> loops;
   std::unique_ptr<net::BlockingPool> blocking;
+  std::unique_ptr<api::QueryLane> queries;  // usage, budget and audit reads: threads of their own
   // Providers, pools, catalog, PII modes and the chat endpoint: replaced
   // whole by a reload (chat/route_set.h). After the loops, so a request's
   // set outlives them; before the router, which reads it.
@@ -207,6 +208,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   const auto& sc = config.server;
   s.loops = std::make_unique<net::EventLoops>(sc.event_loops);
   s.blocking = std::make_unique<net::BlockingPool>(sc.blocking_threads);
+  s.queries = std::make_unique<api::QueryLane>(sc.query_threads, sc.max_queries_per_tenant);
   admin::TenantGate* gate = s.gate.get();
   // Spend control: leases from the store, spent in memory (budget/ledger.h).
   // A store without the ABI 1.2 hooks meters nothing and says so.
@@ -262,6 +264,8 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
             state->idempotency.get(),
             state->audit.get()};
         deps.metrics = metrics::add_catalog(state->metrics.get(), c);  // a reload adds its new routes
+        deps.max_choices = c.budget.max_choices;
+        deps.default_output_tokens = c.budget.default_output_tokens;
         return deps;
       }};
   s.routes.replace(build_route_set(config, s.route_context));
@@ -273,14 +277,22 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   if (s.metrics) {
     s.metrics_endpoint = std::make_unique<api::MetricsEndpoint>(*s.metrics, config.metrics.bearer_token);
   }
-  s.router = std::make_unique<api::Router>(api::RouterDeps{
-      api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, s.routes, *s.prompts,
-      *s.admin_routes, *s.storage, *s.usage, s.audit.get(), s.readiness.get(), s.metrics_endpoint.get()});
+  s.router = std::make_unique<api::Router>(
+      api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, s.routes,
+                      *s.prompts, *s.admin_routes, *s.storage, *s.usage, s.audit.get(), s.readiness.get(),
+                      s.metrics_endpoint.get(), s.queries.get()});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   if (s.metrics) {
     metrics::add_gateway_sources(*s.metrics, *s.usage, s.audit.get(), *s.listener);
     metrics::add_plugins(*s.metrics, s.libraries);
+    if (s.spend) {
+      const budget::SpendControl* spend = s.spend.get();
+      s.metrics->add_source("modelgw_spend_settled_over_hold_total",
+                            "Requests whose real cost or tokens passed what was held for them (a defect: "
+                            "the log names the account).",
+                            "counter", [spend] { return static_cast<double>(spend->settled_over_hold()); });
+    }
   }
   spdlog::info("{} event loop(s), {} blocking thread(s), at most {} client connections", s.loops->size(),
                sc.blocking_threads, sc.max_connections);
@@ -298,6 +310,7 @@ Gateway::~Gateway() {
   }
   s.listener.reset();
   if (s.blocking) s.blocking->stop();
+  if (s.queries) s.queries->stop();
   if (s.idempotency) s.idempotency->stop();
   if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
@@ -390,6 +403,7 @@ void Gateway::run_until_signal() {
       drain_calls(*s.listener, set, std::chrono::milliseconds(s.config.server.shutdown_grace_ms));
   s.loops->stop();
   s.blocking->stop();
+  s.queries->stop();
   // Leases go back before the last records are written: what they keep
   // covers the charges those records still carry.
   if (s.idempotency) s.idempotency->stop();

@@ -55,6 +55,22 @@ void AuditLog::rejected_credential(const std::string& source) {
   ++rejected_[{full ? std::string("(other sources)") : source, minute}];
 }
 
+bool AuditLog::pii_event_due(std::int64_t tenant_id, const std::string& action,
+                             const nlohmann::json& findings) {
+  std::lock_guard lock(mutex_);
+  PiiCount& c = pii_[{tenant_id, action, now_() / kMinuteMs}];
+  if (++c.events <= kPiiEventsPerMinute) return true;
+  ++c.counted;
+  if (findings.is_object()) {
+    for (const auto& [category, n] : findings.items()) {
+      if (!n.is_number_integer()) continue;
+      auto& sum = c.findings[category];
+      sum = (sum.is_number_integer() ? sum.get<std::int64_t>() : 0) + n.get<std::int64_t>();
+    }
+  }
+  return false;
+}
+
 void AuditLog::budget_exhausted(std::int64_t tenant_id, const std::string& account,
                                 std::int64_t window_start_unix_ms, const std::string& request_id,
                                 const std::string& actor) {
@@ -94,6 +110,21 @@ void AuditLog::take_counts(bool all, std::deque<Event>& out) {
         Event{0, "anonymous", "auth.rejected", "source " + it->first.first, "",
               nlohmann::json{{"count", it->second}, {"minute", utc_minute(it->first.second * kMinuteMs)}}});
     it = rejected_.erase(it);
+  }
+  for (auto it = pii_.begin(); it != pii_.end();) {
+    const auto& [tenant, action, at] = it->first;
+    if (!all && at >= minute) {
+      ++it;
+      continue;
+    }
+    if (it->second.counted > 0) {
+      out.push_back(Event{tenant, "gateway", action, "requests in " + utc_minute(at * kMinuteMs), "",
+                          nlohmann::json{{"count", it->second.counted},
+                                         {"minute", utc_minute(at * kMinuteMs)},
+                                         {"findings", std::move(it->second.findings)},
+                                         {"aggregated", true}}});
+    }
+    it = pii_.erase(it);
   }
 }
 

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace modelgw::audit {
@@ -66,6 +67,11 @@ class AuditLog {
   // counted, and written as one event per source and minute (sources past
   // kMaxSourcesPerMinute in one minute are counted together).
   void rejected_credential(const std::string& source);
+  // A PII block or flag (pii_events.h): true when it gets an event of its
+  // own (the first kPiiEventsPerMinute of a tenant's minute, per action);
+  // the rest are counted, with their categories, into one event per tenant,
+  // action and minute, so no tenant grows the log faster than that.
+  bool pii_event_due(std::int64_t tenant_id, const std::string& action, const nlohmann::json& findings);
   // A request refused because a budget account is exhausted: one event for
   // the first refusal per tenant, account and window (per process).
   void budget_exhausted(std::int64_t tenant_id, const std::string& account, std::int64_t window_start_unix_ms,
@@ -93,6 +99,7 @@ class AuditLog {
   Status status() const;
 
   static constexpr std::size_t kMaxSourcesPerMinute = 10000;
+  static constexpr std::int64_t kPiiEventsPerMinute = 10;
 
  private:
   bool append_queued(std::unique_lock<std::mutex>& lock, bool all_counts);
@@ -110,6 +117,12 @@ class AuditLog {
   mutable std::mutex mutex_;
   std::deque<Event> queue_;
   std::map<std::pair<std::string, std::int64_t>, std::int64_t> rejected_;  // (source, minute) -> count
+  struct PiiCount {
+    std::int64_t events = 0;                             // in the minute, those written one by one included
+    std::int64_t counted = 0;                            // past kPiiEventsPerMinute: written together
+    nlohmann::json findings = nlohmann::json::object();  // category -> count, of the counted
+  };
+  std::map<std::tuple<std::int64_t, std::string, std::int64_t>, PiiCount> pii_;  // (tenant, action, minute)
   std::map<std::pair<std::int64_t, std::string>, std::int64_t>
       exhausted_;               // (tenant, account) -> last window
   std::atomic<int> keyset_{0};  // 0 unknown, 1 available, -1 failing (read without the lock)

@@ -33,6 +33,22 @@ std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
   return a > std::numeric_limits<std::int64_t>::max() - b ? std::numeric_limits<std::int64_t>::max() : a + b;
 }
 
+bool wanted(SpendPart::Kind kind, SpendRequest::Parts parts) {
+  switch (parts) {
+    case SpendRequest::Parts::requests_only:
+      return kind == SpendPart::requests;
+    case SpendRequest::Parts::all_but_requests:
+      return kind != SpendPart::requests;
+    default:
+      return true;
+  }
+}
+
+std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {  // both >= 0
+  return b != 0 && a > std::numeric_limits<std::int64_t>::max() / b ? std::numeric_limits<std::int64_t>::max()
+                                                                    : a * b;
+}
+
 }  // namespace
 
 std::string format_reset(std::int64_t ms) {
@@ -45,6 +61,11 @@ std::string format_reset(std::int64_t ms) {
 bool Admission::holds_money() const {
   return std::any_of(parts.begin(), parts.end(),
                      [](const SpendPart* p) { return p->kind == SpendPart::money; });
+}
+
+bool Admission::holds_output() const {
+  return std::any_of(parts.begin(), parts.end(),
+                     [](const SpendPart* p) { return p->kind != SpendPart::requests; });
 }
 
 void SpendControl::draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
@@ -75,6 +96,7 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
           (b.scope == "key" && principal.key_id != 0 && b.subject == std::to_string(principal.key_id));
       if (!applies) continue;
     }
+    if (!wanted(part.kind, request.parts)) continue;
     admission.parts.push_back(&part);
   }
   const RateLimits& rl = spend.rate_limits;
@@ -90,21 +112,26 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
       admission.own.push_back(SpendPart{
           SpendPart::tokens, Account{prefix + ":tokens", Window::minute, rl.key_tokens}, nullptr, who});
     }
-    for (const auto& part : admission.own) admission.parts.push_back(&part);
+    for (const auto& part : admission.own) {
+      if (wanted(part.kind, request.parts)) admission.parts.push_back(&part);
+    }
   }
   if (admission.parts.empty()) co_return admission;
 
   const bool client_set = request.client_max_tokens.has_value();
   std::int64_t output = client_set ? *request.client_max_tokens : request.default_output_tokens;
+  // Every choice may use the whole output limit: n multiplies what is held.
+  const std::int64_t choices = std::max<std::int64_t>(1, request.choices);
   const bool money = admission.holds_money();
   std::vector<Draw> draws;
   draws.reserve(admission.parts.size());
   std::vector<std::int64_t> remaining;  // after the hold, per draw: for the rate-limit headers
   const int rounds = static_cast<int>(admission.parts.size()) + kExtraRounds;
   for (int round = 0; round < rounds; ++round) {
+    const std::int64_t all_output = saturating_mul(output, choices);
     const std::int64_t micros =
-        money ? pricing::cost_micros(request.prices, request.prompt_tokens, 0, output) : 0;
-    const std::int64_t tokens = saturating_add(request.prompt_tokens, output);
+        money ? pricing::cost_micros(request.prices, request.prompt_tokens, 0, all_output) : 0;
+    const std::int64_t tokens = saturating_add(request.prompt_tokens, all_output);
     draws_of(admission, tokens, micros, draws);
     Shortfall shortfall;
     remaining.assign(draws.size(), 0);
@@ -138,6 +165,24 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
       co_return admission;
     }
     if (refilled) continue;
+    if (part.kind == SpendPart::tokens) {
+      // Even a whole minute of the limit cannot hold this request: say which
+      // parameter to lower instead of a 429 that would come back forever.
+      const std::int64_t room = (account.limit - request.prompt_tokens) / choices;
+      if (room < (client_set ? output : options_.min_output_tokens)) {
+        admission.refusal = never_fits(part, request, output, admission);
+        co_return admission;
+      }
+      // A client that set no limit gets the output the minute has left, as
+      // with money; otherwise it waits for the next minute.
+      if (!client_set) {
+        const std::int64_t fits = (ledger_.remaining(account) - request.prompt_tokens) / choices;
+        if (fits >= options_.min_output_tokens && fits < output) {
+          output = fits;
+          continue;
+        }
+      }
+    }
     if (part.kind != SpendPart::money) {
       admission.refusal = rate_refusal(part, admission);
       co_return admission;
@@ -147,7 +192,7 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
     if (!client_set) {
       const std::int64_t available = ledger_.remaining(account);
       const std::int64_t fits =
-          pricing::affordable_output_tokens(request.prices, request.prompt_tokens, available);
+          pricing::affordable_output_tokens(request.prices, request.prompt_tokens, available) / choices;
       if (fits >= options_.min_output_tokens && fits < output) {
         output = fits;
         continue;
@@ -159,6 +204,15 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
   // Others kept taking what was freed: refuse rather than loop.
   admission.refusal = budget_refusal(*admission.parts.front(), 0, admission);
   co_return admission;
+}
+
+net::Task<Admission> SpendControl::admit_requests(const auth::Principal& principal,
+                                                  const TenantSpend& spend) {
+  SpendRequest request;
+  request.principal = &principal;
+  request.spend = &spend;
+  request.parts = SpendRequest::Parts::requests_only;
+  co_return co_await admit(std::move(request));
 }
 
 http::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t needed,
@@ -205,6 +259,24 @@ http::ApiError SpendControl::rate_refusal(const SpendPart& part, Admission& admi
   return error;
 }
 
+http::ApiError SpendControl::never_fits(const SpendPart& part, const SpendRequest& request,
+                                        std::int64_t output, Admission& admission) {
+  admission.reason = "RATE_LIMITED";
+  const std::int64_t limit = part.account.limit;
+  std::string message = "this request needs " + std::to_string(request.prompt_tokens) +
+                        " prompt tokens plus " + std::to_string(output) + " output tokens";
+  if (request.choices > 1) message += " for each of " + std::to_string(request.choices) + " choices";
+  message += ", more than the rate limit of " + std::to_string(limit) + " tokens per minute for " + part.who +
+             " allows in any minute; ";
+  const std::int64_t room = (limit - request.prompt_tokens) / std::max<std::int64_t>(1, request.choices);
+  if (room >= options_.min_output_tokens) {
+    message += "set max_tokens to at most " + std::to_string(room);
+  } else {
+    message += "shorten the prompt (or n), then set max_tokens to fit";
+  }
+  return http::ApiError{422, "max_tokens_exceeds_rate_limit", std::move(message), "max_tokens"};
+}
+
 // OpenAI's headers, from the tighter of the tenant's and the key's limits.
 void SpendControl::rate_headers(Admission& admission, std::span<const std::int64_t> remaining) {
   const SpendPart* tightest[2] = {nullptr, nullptr};  // requests, tokens
@@ -238,11 +310,25 @@ void SpendControl::settle(Admission& admission, std::int64_t cost_micros, std::i
   if (admission.hold.empty()) return;
   std::vector<std::int64_t> actual;
   actual.reserve(admission.parts.size());
-  for (const SpendPart* part : admission.parts) {
-    actual.push_back(part->kind == SpendPart::money    ? cost_micros
-                     : part->kind == SpendPart::tokens ? total_tokens
-                                                       : 1);
+  bool over = false;
+  for (std::size_t i = 0; i < admission.parts.size(); ++i) {
+    const SpendPart* part = admission.parts[i];
+    const std::int64_t amount = part->kind == SpendPart::money    ? cost_micros
+                                : part->kind == SpendPart::tokens ? total_tokens
+                                                                  : 1;
+    // The hold is meant to be an upper bound: a vendor that reports more
+    // than it is a defect (of the bound, or of the vendor's report). The
+    // real amount is charged all the same; it is logged and counted, so a
+    // limit passed this way is never silent.
+    if (i < admission.hold.size() && amount > admission.hold.amount(i)) {
+      over = true;
+      spdlog::error(
+          "budget: settled {} on {} though {} was held (a vendor counted more than the hold's bound)", amount,
+          part->account.name, admission.hold.amount(i));
+    }
+    actual.push_back(amount);
   }
+  if (over) settled_over_hold_.fetch_add(1, std::memory_order_relaxed);
   ledger_.settle(admission.hold, actual, charges);
 }
 

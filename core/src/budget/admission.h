@@ -15,6 +15,7 @@
 
 #include <modelgw/pricing.h>
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -32,7 +33,11 @@ struct SpendRequest {
   std::int64_t prompt_tokens = 0;                 // counted for the route's models (the most of them)
   std::optional<std::int64_t> client_max_tokens;  // what the client asked for, if anything
   std::int64_t default_output_tokens = 0;         // the output size when the client set none
+  std::int64_t choices = 1;                       // n: completions, each up to the output size
   pricing::Prices prices;                         // the dearest the route may reach
+  // Requests per minute: only those (admit_requests); or all but those,
+  // which the request holds already.
+  enum class Parts { all, requests_only, all_but_requests } parts = Parts::all;
 };
 
 struct Admission {
@@ -43,7 +48,7 @@ struct Admission {
   std::vector<const SpendPart*> parts;  // one per draw of `hold`, in order
   std::vector<SpendPart> own;  // the key's rate limits (per request); reserved, so parts may point in
   Hold hold;
-  std::int64_t output_tokens = 0;  // the output limit the hold covers
+  std::int64_t output_tokens = 0;  // the output limit the hold covers, per choice
   std::int64_t hold_micros = 0;    // the most the request may cost
   bool clamped = false;            // the client set no limit and output_tokens is less than the default
   std::optional<http::ApiError> refusal;
@@ -55,6 +60,8 @@ struct Admission {
   std::vector<std::pair<std::string, std::string>>
       headers;  // x-ratelimit-* (a 429's Retry-After is in refusal)
   bool holds_money() const;
+  // Money or tokens per minute: output the vendor must be told the limit of.
+  bool holds_output() const;
 };
 
 struct AdmissionOptions {
@@ -70,12 +77,20 @@ class SpendControl {
   // Holds what the request may cost, or says why not (402, 429; 503 when the
   // store cannot be reached for a lease: nothing is ever served without a hold).
   net::Task<Admission> admit(SpendRequest request);
+  // The requests-per-minute limits alone, before any other work on the
+  // request, so a request refused later (PII, money) still counts and no
+  // tenant grows a table faster than its rate allows. admit() then with
+  // Parts::all_but_requests.
+  net::Task<Admission> admit_requests(const auth::Principal& principal, const TenantSpend& spend);
 
   // The response ended: settles the hold at the real cost and tokens; the
   // charges go on the usage record. A refused or failed request releases.
   void settle(Admission& admission, std::int64_t cost_micros, std::int64_t total_tokens,
               std::vector<mgw_ledger_charge>& charges);
   void release(Admission& admission) { ledger_.release(admission.hold); }
+  // Settles whose real amount passed what was held (logged one by one): the
+  // hold's bound failed. modelgw_spend_settled_over_hold_total.
+  std::uint64_t settled_over_hold() const { return settled_over_hold_.load(std::memory_order_relaxed); }
 
  private:
   static void draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
@@ -83,11 +98,16 @@ class SpendControl {
   void rate_headers(Admission& admission, std::span<const std::int64_t> remaining);
   http::ApiError budget_refusal(const SpendPart& part, std::int64_t needed, Admission& admission);
   http::ApiError rate_refusal(const SpendPart& part, Admission& admission);
+  // A tokens-per-minute limit smaller than the request needs even in an
+  // empty minute: retrying cannot help (422, not 429).
+  http::ApiError never_fits(const SpendPart& part, const SpendRequest& request, std::int64_t output,
+                            Admission& admission);
 
   Ledger& ledger_;
   net::BlockingPool& blocking_;
   AdmissionOptions options_;
   Ledger::Clock now_;
+  std::atomic<std::uint64_t> settled_over_hold_{0};
 };
 
 // OpenAI's x-ratelimit-reset-* value: "250ms", "17s", "1m0s".

@@ -82,6 +82,7 @@ class Hold {
   Hold& operator=(Hold&& other) noexcept;
   ~Hold();
   bool empty() const { return parts_.empty(); }
+  std::size_t size() const { return parts_.size(); }
   std::int64_t amount(std::size_t index) const { return parts_[index].amount; }
 
  private:

@@ -116,6 +116,16 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   if (auto* err = std::get_if<http::ApiError>(&parsed)) co_return answer_error(call, *err, outcome);
   ChatRequest& req = std::get<ChatRequest>(parsed);
   outcome.streamed = req.stream;
+  if (req.choices > deps_.max_choices) {
+    co_return answer_error(
+        call,
+        http::bad_request("invalid_parameter",
+                          "'n' is " + std::to_string(req.choices) + "; this gateway serves at most " +
+                              std::to_string(deps_.max_choices) +
+                              " completions per request (budget.max_choices)",
+                          "n"),
+        outcome);
+  }
 
   if (req.model == "auto") {
     co_return answer_error(
@@ -136,6 +146,9 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
                                            "model"),
                            outcome);
   }
+  // The request rate first: a request refused at any later stage (PII, money)
+  // still counts, and a refused one does no further work.
+  if (deps_.spend != nullptr && !co_await hold_requests(call, outcome)) co_return;
   if (deps_.pii != nullptr) {
     if (!co_await apply_pii_policy(call, req, text, expanded, outcome)) co_return;
     if (!expanded.empty()) text = expanded;
@@ -201,33 +214,52 @@ net::Task<bool> ChatEndpoint::take_idempotency_key(http::ServerCall& call, std::
   co_return false;
 }
 
-net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
-                                         std::string_view body, Outcome& outcome) {
+net::Task<bool> ChatEndpoint::hold_requests(http::ServerCall& call, Outcome& outcome) {
   const auth::Principal& principal = *outcome.principal;
   auto spend = deps_.spend_of_cached(principal);
   if (!spend) spend = co_await net::offload(deps_.blocking, [&] { return deps_.spend_of(principal); });
+  outcome.spend = spend;
   if (!spend->limits_anything()) co_return true;
-  budget::SpendRequest wanted = spend_request(routing, request);
+  budget::Admission admission = co_await deps_.spend->admit_requests(principal, *spend);
+  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  if (!admission.hold.empty()) outcome.requests_admission = std::move(admission);
+  co_return true;
+}
+
+bool ChatEndpoint::refuse_spend(http::ServerCall& call, budget::Admission& admission,
+                                Outcome& outcome) const {
+  const auth::Principal& principal = *outcome.principal;
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  outcome.row.reason = admission.reason;
+  if (deps_.audit != nullptr && !admission.exhausted_account.empty()) {
+    deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted_account,
+                                  admission.exhausted_window_start_unix_ms, call.request_id(),
+                                  principal.describe());
+  }
+  if (!admission.reason.empty()) {
+    logging::for_request(call.request_id()).info("refused: {}", admission.reason);
+  }
+  answer_error(call, *admission.refusal, outcome);
+  return false;
+}
+
+net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
+                                         std::string_view body, Outcome& outcome) {
+  const auth::Principal& principal = *outcome.principal;
+  auto spend = outcome.spend;  // looked up by hold_requests
+  if (!spend || !spend->limits_anything()) co_return true;
+  budget::SpendRequest wanted = spend_request(routing, request, deps_.default_output_tokens);
   wanted.principal = &principal;
   wanted.spend = spend.get();
   wanted.feature = outcome.row.feature;
-  outcome.spend = spend;
+  wanted.parts = budget::SpendRequest::Parts::all_but_requests;
   budget::Admission admission = co_await deps_.spend->admit(wanted);
+  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
   for (const auto& [name, value] : admission.headers) call.set_header(name, value);
-  if (admission.refusal) {
-    outcome.row.reason = admission.reason;
-    if (deps_.audit != nullptr && !admission.exhausted_account.empty()) {
-      deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted_account,
-                                    admission.exhausted_window_start_unix_ms, call.request_id(),
-                                    principal.describe());
-    }
-    if (!admission.reason.empty()) {
-      logging::for_request(call.request_id()).info("refused: {}", admission.reason);
-    }
-    answer_error(call, *admission.refusal, outcome);
-    co_return false;
-  }
-  if (admission.holds_money() && (!request.max_tokens || admission.clamped)) {
+  // The vendor is told the output limit the hold covers, for money and for
+  // tokens per minute alike: it cannot then spend past either.
+  if (admission.holds_output() && (!request.max_tokens || admission.clamped)) {
     limit_output(routing, body, admission.output_tokens);
     if (admission.clamped) call.set_header("X-Max-Tokens-Clamped", std::to_string(admission.output_tokens));
   }

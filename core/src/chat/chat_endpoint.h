@@ -57,6 +57,8 @@ struct ChatDeps {
   audit::AuditLog* audit = nullptr;
   // Where calls are counted (metrics/registry.h); nullptr: metrics are off.
   modelgw::metrics::Registry* metrics = nullptr;
+  std::int64_t max_choices = 8;               // budget.max_choices: the largest n served
+  std::int64_t default_output_tokens = 4096;  // budget.default_output_tokens: a hold without max_tokens
 };
 
 class ChatEndpoint {
@@ -76,7 +78,12 @@ class ChatEndpoint {
   // followed, refused). `body` is the request as sent (for its digest).
   net::Task<bool> take_idempotency_key(http::ServerCall& call, std::string key, const nlohmann::json& body,
                                        Outcome& outcome);
-  // The spend stage: false when the request was answered (402, 429, 503).
+  // The request-rate stage, before the PII scan: false when the request was
+  // answered (429, 503).
+  net::Task<bool> hold_requests(http::ServerCall& call, Outcome& outcome);
+  // Answers a refused admission (its headers, reason, audit event); false.
+  bool refuse_spend(http::ServerCall& call, budget::Admission& admission, Outcome& outcome) const;
+  // The spend stage (money, tokens): false when the request was answered (402, 429, 503).
   net::Task<bool> hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
                              std::string_view body, Outcome& outcome);
   void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const;

@@ -232,6 +232,16 @@ std::variant<ChatRequest, ApiError> check_chat_request(nlohmann::json doc) {
     // OpenAI's newer name wins when a client sends both.
     if (!req.max_tokens || std::string_view(name) == "max_completion_tokens") req.max_tokens = *limit;
   }
+  if (auto n = doc.find("n"); n != doc.end() && !n->is_null()) {
+    const auto choices = positive_int64(*n);
+    if (!choices) {
+      return bad_request("invalid_parameter",
+                         "'n' must be a positive integer (the number of completions), not " +
+                             (n->is_number_integer() ? http::input_excerpt(n->dump(), 32) : type_name(*n)),
+                         "n");
+    }
+    req.choices = *choices;
+  }
   req.doc = std::move(doc);
   return req;
 }

@@ -24,12 +24,15 @@ struct ChatRequest {
   std::string model;
   bool stream = false;
   std::optional<std::int64_t> max_tokens;  // max_completion_tokens, else max_tokens
+  // n: completions asked for. Each may use max_tokens of output, so every
+  // hold covers this many times the output (the bound is the endpoint's).
+  std::int64_t choices = 1;
 };
 
 // The body as a JSON object: not empty, nested at most kMaxJsonDepth, valid JSON.
 std::variant<nlohmann::json, http::ApiError> parse_json_object(std::string_view body);
 
-// The chat checks on a parsed body: model, messages, stream, max_tokens.
+// The chat checks on a parsed body: model, messages, stream, max_tokens, n.
 std::variant<ChatRequest, http::ApiError> check_chat_request(nlohmann::json doc);
 
 // parse_json_object, then check_chat_request.

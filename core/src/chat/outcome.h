@@ -31,6 +31,9 @@ struct Outcome {
   // tenant's budgets it points into.
   std::shared_ptr<const budget::TenantSpend> spend;
   std::optional<budget::Admission> admission;
+  // The request-rate part, held before any other work on the request (the
+  // PII scan, the money hold): a refused request counts too.
+  std::optional<budget::Admission> requests_admission;
   // False for a request refused because usage cannot be recorded: it was not
   // served, and queueing its record would grow the memory it protects.
   bool recorded = true;

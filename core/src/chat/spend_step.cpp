@@ -23,18 +23,25 @@ std::optional<http::ApiError> check_feature(std::string_view feature) {
                            "X-Feature");
 }
 
-budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request) {
+budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request,
+                                   std::int64_t default_output_cap) {
   budget::SpendRequest out;
   out.client_max_tokens = request.max_tokens;
-  // One count per tokenizer: a tier's models often share one.
+  out.choices = request.choices;
+  // One count per tokenizer: a tier's models often share one. A model whose
+  // tokenizer is not public (encoding nullptr) is held for the upper bound:
+  // its vendor may count well past the estimate (Arabic, CJK, emoji).
   std::map<const tokenizer::Encoding*, std::int64_t> counted;
   for (const RoutePlan& plan : routing.plans) {
     const catalog::ModelRoute& route = *plan.route;
-    std::int64_t prompt = plan.prompt_tokens;
+    std::int64_t prompt = route.encoding != nullptr ? plan.prompt_tokens : 0;
     if (prompt == 0) {
       auto [it, fresh] = counted.try_emplace(route.encoding, 0);
-      if (fresh)
-        it->second = static_cast<std::int64_t>(tokenizer::count_chat_prompt(route.encoding, request.doc));
+      if (fresh) {
+        it->second = static_cast<std::int64_t>(route.encoding != nullptr
+                                                   ? tokenizer::count_chat_prompt(route.encoding, request.doc)
+                                                   : tokenizer::bound_chat_prompt(request.doc));
+      }
       prompt = it->second;
     }
     out.prompt_tokens = std::max(out.prompt_tokens, prompt);
@@ -50,7 +57,7 @@ budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& re
     std::int64_t output = entry.max_output_tokens;
     if (output == 0 && entry.context_window > 0) output = entry.context_window - out.prompt_tokens;
     if (output <= 0) output = 4096;
-    out.default_output_tokens = std::max(out.default_output_tokens, output);
+    out.default_output_tokens = std::max(out.default_output_tokens, std::min(output, default_output_cap));
   }
   return out;
 }
@@ -88,7 +95,10 @@ void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::Spe
           pricing::cost_micros(p, row.prompt_tokens, row.cached_prompt_tokens, row.completion_tokens);
     }
   }
-  if (spend == nullptr || !outcome.admission) return;
+  if (spend == nullptr) return;
+  // The request counts whatever became of it.
+  if (outcome.requests_admission) spend->settle(*outcome.requests_admission, 0, 0, row.charges);
+  if (!outcome.admission) return;
   const std::int64_t tokens = std::max(row.total_tokens, row.prompt_tokens + row.completion_tokens);
   spend->settle(*outcome.admission, row.cost_micros, tokens, row.charges);
 }

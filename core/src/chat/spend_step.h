@@ -19,8 +19,12 @@ namespace modelgw::chat {
 std::optional<http::ApiError> check_feature(std::string_view feature);
 
 // The hold's inputs for this route: the most prompt tokens any of its models
-// counts, the dearest prices it may reach, the largest default output.
-budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request);
+// may count (a model without a public tokenizer: tokenizer::bound_chat_prompt,
+// an upper bound, never the low estimate the context check uses), the
+// dearest prices it may reach, the largest default output (at most
+// `default_output_cap`), and n.
+budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request,
+                                   std::int64_t default_output_cap);
 
 // Writes the output limit into every plan's body (for a client that set
 // none): the vendor is told what the hold covers.

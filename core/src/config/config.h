@@ -33,6 +33,8 @@ struct ServerConfig {
   int max_connections = 16384;
   int event_loops = 0;                       // threads running the event loops; 0: one per core
   int blocking_threads = 8;                  // threads for work that blocks (storage, keyset fetches)
+  int query_threads = 2;                     // threads for GET /v1/usage, /v1/budgets, /v1/audit reads
+  int max_queries_per_tenant = 2;            // such reads one tenant may have running at once (429 past it)
   std::size_t max_header_bytes = 32 * 1024;  // the whole request head
   int header_timeout_ms = 10000;             // the whole request head must arrive within this
   int body_timeout_ms = 60000;               // the whole request body must arrive within this
@@ -40,6 +42,10 @@ struct ServerConfig {
   int keep_alive_timeout_ms = 15000;  // idle keep-alive connections close after this...
   int keep_alive_scarce_ms = 1000;    // ...or after this once 3/4 of max_connections are open
   int shutdown_grace_ms = 30000;      // how long SIGTERM waits for in-flight requests
+  // Calls that go on after their client left (an Idempotency-Key's answer,
+  // kept for the retry) give their connection slot back; this bounds how
+  // many one tenant may have. Past it, a call whose client leaves ends.
+  int max_detached_calls_per_tenant = 256;
   // Where serve writes its process id (removed at exit), for `modelgw reload`;
   // empty: none is written.
   std::string pid_file;
@@ -74,10 +80,12 @@ struct AuthConfig {
 };
 
 struct UsageConfig {
-  int flush_interval_ms = 20;                        // longest a served request's record waits to be written
-  std::size_t batch_size = 256;                      // records written in one transaction
-  std::size_t queue_limit = 100000;                  // records in memory; at it, chat requests get 503
-  std::string journal_path = "./var/usage.journal";  // records storage refused, until replayed
+  int flush_interval_ms = 20;        // longest a served request's record waits to be written
+  std::size_t batch_size = 256;      // records written in one transaction
+  std::size_t queue_limit = 100000;  // records in memory; at it, chat requests get 503
+  // Records storage refused, until replayed. Default (config_loader):
+  // beside a SQLite store, else in the state directory; never the cwd.
+  std::string journal_path;
 };
 
 // Idempotency-Key on chat (spec 8): how long a key lives, how big a response
@@ -155,6 +163,13 @@ struct BudgetConfig {
   int lease_idle_ms = 5000;             // an unused lease goes back to the store after this
   int lease_slice_divisor = 10;         // a lease asks for 1/N of the limit (or one request, if more)
   std::int64_t min_output_tokens = 16;  // a budget clamp leaving fewer output tokens refuses (402)
+  // A request without max_tokens is held for (and its vendor told) at most
+  // this much output when a limit applies, so one such request cannot hold a
+  // whole budget; the model's max_output_tokens when that is lower.
+  std::int64_t default_output_tokens = 4096;
+  // The most completions (n) one chat request may ask for: each is output the
+  // vendor bills, so a hold covers n times the output.
+  std::int64_t max_choices = 8;
 };
 
 // Default rate limits per minute (0: none); a tenant's settings override them.

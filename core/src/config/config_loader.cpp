@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -44,8 +46,12 @@ void read_server(SectionReader r, ServerConfig& s) {
   parse_listen(r.string("listen", "127.0.0.1:8080"), r.key_path("listen"), s);
   s.max_body_bytes = static_cast<std::size_t>(r.integer("max_body_bytes", 4 << 20, 1024, 1LL << 30));
   s.max_connections = static_cast<int>(r.integer("max_connections", s.max_connections, 4, 1000000));
+  s.max_detached_calls_per_tenant = static_cast<int>(
+      r.integer("max_detached_calls_per_tenant", s.max_detached_calls_per_tenant, 0, 1000000));
   s.event_loops = static_cast<int>(r.integer("event_loops", 0, 0, 256));
   s.blocking_threads = static_cast<int>(r.integer("blocking_threads", 8, 1, 256));
+  s.query_threads = static_cast<int>(r.integer("query_threads", 2, 1, 256));
+  s.max_queries_per_tenant = static_cast<int>(r.integer("max_queries_per_tenant", 2, 1, 1000));
   s.max_header_bytes = static_cast<std::size_t>(r.integer("max_header_bytes", 32 * 1024, 1024, 1 << 20));
   s.header_timeout_ms = static_cast<int>(r.integer("header_timeout_ms", 10000, 100, kMaxMs));
   s.body_timeout_ms = static_cast<int>(r.integer("body_timeout_ms", 60000, 100, kMaxMs));
@@ -62,6 +68,31 @@ void read_storage(SectionReader r, StorageConfig& s) {
   const auto& opts = r.object("options");
   s.options = opts.is_null() ? nlohmann::json::object() : opts;
   r.reject_unknown_keys();
+}
+
+// usage.journal_path when the file names none: never relative to the working
+// directory (two instances started from one folder would share it). Beside
+// a file store, else in the state directory (systemd's $STATE_DIRECTORY, then
+// $XDG_STATE_HOME/modelgw, then ~/.local/state/modelgw); the port in the
+// name keeps two instances on one store or one machine apart.
+std::string default_journal_path(const StorageConfig& storage, std::uint16_t port) {
+  const std::string name = "usage-" + std::to_string(port) + ".journal";
+  const auto path = storage.options.find("path");
+  if (storage.plugin == "sqlite" && path != storage.options.end() && path->is_string() &&
+      !path->get_ref<const std::string&>().empty()) {
+    const std::filesystem::path store(path->get_ref<const std::string&>());
+    return (store.parent_path() / (store.filename().string() + "." + name)).string();
+  }
+  const auto env = [](const char* var) -> std::string {
+    const char* v = std::getenv(var);  // NOLINT(concurrency-mt-unsafe): read at start-up, before threads
+    return v != nullptr ? v : "";
+  };
+  std::string dir = env("STATE_DIRECTORY");
+  if (const auto colon = dir.find(':'); colon != std::string::npos) dir.resize(colon);  // several: the first
+  if (dir.empty() && !env("XDG_STATE_HOME").empty()) dir = env("XDG_STATE_HOME") + "/modelgw";
+  if (dir.empty() && !env("HOME").empty()) dir = env("HOME") + "/.local/state/modelgw";
+  if (dir.empty()) dir = "/var/lib/modelgw";
+  return dir + "/" + name;
 }
 
 // `client_connections`: server.max_connections, the default cap on upstream
@@ -316,8 +347,12 @@ Config from_json(const nlohmann::json& root, std::string source) {
     c.usage.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", 20, 1, 60000));
     c.usage.batch_size = static_cast<std::size_t>(r.integer("batch_size", 256, 1, 100000));
     c.usage.queue_limit = static_cast<std::size_t>(r.integer("queue_limit", 100000, 1, 100'000'000));
-    c.usage.journal_path = r.string("journal_path", "./var/usage.journal");
-    if (c.usage.journal_path.empty()) throw ConfigError("usage.journal_path: must not be empty");
+    if (r.has("journal_path")) {
+      c.usage.journal_path = r.string("journal_path", "");
+      if (c.usage.journal_path.empty()) throw ConfigError("usage.journal_path: must not be empty");
+    } else {
+      c.usage.journal_path = default_journal_path(c.storage, c.server.port);
+    }
     r.reject_unknown_keys();
   }
   {
@@ -372,6 +407,8 @@ Config from_json(const nlohmann::json& root, std::string source) {
     c.budget.lease_idle_ms = static_cast<int>(r.integer("lease_idle_ms", 5000, 100, 3'600'000));
     c.budget.lease_slice_divisor = static_cast<int>(r.integer("lease_slice_divisor", 10, 1, 1000));
     c.budget.min_output_tokens = r.integer("min_output_tokens", 16, 1, 1'000'000);
+    c.budget.default_output_tokens = r.integer("default_output_tokens", 4096, 1, 10'000'000);
+    c.budget.max_choices = r.integer("max_choices", 8, 1, 128);  // OpenAI's own bound on n is 128
     r.reject_unknown_keys();
   }
   {

@@ -63,7 +63,24 @@ net::Task<void> Connection::run(std::shared_ptr<Connection> self) {
   }
   self->close();
   hub.live[self->loop_].erase(self.get());
-  hub.open.fetch_sub(1, std::memory_order_relaxed);
+  if (!self->detached_) hub.open.fetch_sub(1, std::memory_order_relaxed);  // a detached one gave it back
+}
+
+void Connection::client_left() {
+  if (hangup_) hangup_->emit();
+  if (call_ == nullptr || !call_->outlives_client() || detached_) return;
+  // The call goes on without its client (a retry will replay its answer):
+  // the connection's slot and socket go back now, so such calls cannot fill
+  // the server while their clients hold nothing; they are bounded per
+  // tenant instead, and past that bound the call ends like any other.
+  if (!hub_.detached.admit(call_->access_note().tenant)) {
+    call_->stop_outliving();
+    return;
+  }
+  detached_ = true;
+  detached_tenant_ = call_->access_note().tenant;
+  hub_.open.fetch_sub(1, std::memory_order_relaxed);
+  close();
 }
 
 net::Task<Connection::Outcome> Connection::serve_one() {
@@ -88,7 +105,12 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   arm(hub_.timeouts.header);
   std::size_t head_end = std::string::npos;
   std::size_t scanned = 0;
-  while ((head_end = find_head_end(buffer_, scanned)) == std::string::npos) {
+  while (true) {
+    if (const std::size_t empty = leading_empty_lines(buffer_); empty > 0) {
+      buffer_.erase(0, empty);
+      scanned = 0;
+    }
+    if ((head_end = find_head_end(buffer_, scanned)) != std::string::npos) break;
     if (buffer_.size() > limits.max_header_bytes) break;
     scanned = buffer_.size();
     if (!co_await read_more(limits.max_header_bytes + 1 - buffer_.size())) {
@@ -173,6 +195,8 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   ServerCall call(std::move(request), new_request_id(), *this, hangup, socket_.get_executor());
   if (!keep_alive) call.close_after();
   hangup_ = &hangup;
+  ended_signal_ = &call.ended();
+  call_ = &call;
   in_handler_ = true;
   hub_.in_flight.fetch_add(1, std::memory_order_relaxed);
   if (buffer_.empty()) watch_for_hangup();
@@ -187,6 +211,8 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   const bool delivered = !call.client_gone() && co_await call.flush();
   in_handler_ = false;
   hangup_ = nullptr;
+  ended_signal_ = nullptr;
+  call_ = nullptr;
   if (watching_) {
     ++watch_generation_;
     watching_ = false;
@@ -194,6 +220,10 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   }
   hub_.in_flight.fetch_sub(1, std::memory_order_relaxed);
   log_access(call, delivered);  // every request that reached a handler ends here
+  if (detached_) {
+    hub_.detached.release(detached_tenant_);
+    co_return Outcome::close;
+  }
 
   if (!delivered || aborted_) co_return Outcome::close;
   // A stream that did not end (the handler gave up on it) ends with the
@@ -255,7 +285,7 @@ net::Task<bool> Connection::write(std::string_view bytes) {
   const bool late = timed_out_;
   deadline_ = saved;  // back to the phase's deadline (none while a handler runs)
   if (ec || late) {
-    if (hangup_) hangup_->emit();
+    client_left();
     co_return false;
   }
   co_return true;
@@ -277,6 +307,7 @@ void Connection::stop() {
 void Connection::abort() {
   aborted_ = true;
   if (hangup_) hangup_->emit();
+  if (ended_signal_) ended_signal_->emit();
   error_code ec;
   socket_.shutdown(asio::socket_base::shutdown_both, ec);
   socket_.cancel(ec);
@@ -286,6 +317,7 @@ void Connection::end_call() {
   if (!in_handler_ || ended_ || aborted_) return;
   ended_ = true;
   if (hangup_) hangup_->emit();
+  if (ended_signal_) ended_signal_->emit();  // a call that outlives its client ends too
 }
 
 void Connection::evict() {
@@ -347,7 +379,7 @@ void Connection::watch_for_hangup() {
       self->watch_for_hangup();
       return;
     }
-    if (self->hangup_) self->hangup_->emit();
+    self->client_left();
   });
 }
 

@@ -76,6 +76,9 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   void start_timer();
   void on_timer(std::uint64_t generation);
   void watch_for_hangup();
+  // The client hung up (EOF, a failed write): the call's hang-up signal; a
+  // call that outlives its client detaches from the connection.
+  void client_left();
 
   net::asio::ip::tcp::socket socket_;
   net::asio::ip::address peer_;  // read once: every request on the connection carries it
@@ -96,7 +99,11 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   bool ended_ = false;   // end_call(): the server ended the running call
   bool served_ = false;  // a request was read on this connection
   std::uint64_t watch_generation_ = 0;
-  net::CancelSignal* hangup_ = nullptr;  // the running request's, while a handler runs
+  net::CancelSignal* hangup_ = nullptr;        // the running request's, while a handler runs
+  net::CancelSignal* ended_signal_ = nullptr;  // its ServerCall::ended(), likewise
+  ServerCall* call_ = nullptr;                 // the running call, likewise
+  bool detached_ = false;                      // its call outlived the client: slot and socket given back
+  std::string detached_tenant_;                // whose detached calls it counts among
 };
 
 }  // namespace modelgw::http

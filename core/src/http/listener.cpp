@@ -9,9 +9,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <cerrno>
 #include <future>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_set>
 
 namespace modelgw::http {
@@ -25,27 +27,53 @@ using boost::system::error_code;
 // without an answer (the one case of a bare close: a flood).
 constexpr int kMaxBusyAnswers = 1024;
 
-// Tells a client over the connection limit to come back, then closes.
+// A liveness probe's request line: a full server is still alive, and a
+// probe that failed for want of a slot would get the process restarted.
+bool is_health_probe(std::string_view head) {
+  head = head.substr(0, head.find("\r\n"));
+  return head == "GET /healthz HTTP/1.1" || head == "GET /healthz HTTP/1.0";
+}
+
+// Tells a client over the connection limit to come back, then closes; a
+// GET /healthz is answered as usual.
 net::Task<void> answer_busy(tcp::socket accepted, std::shared_ptr<std::atomic<int>> answering) {
   auto socket = std::make_shared<tcp::socket>(std::move(accepted));
   const std::string request_id = new_request_id();
-  const std::string body = error_envelope(
-      ApiError{
-          503, "server_busy", "the gateway has all the connections it accepts open; retry shortly", {}, 1},
-      request_id);
-  std::string out = "HTTP/1.1 503 Service Unavailable\r\nDate: ";
-  out += http_date_now();
-  out += "\r\nServer: modelgw\r\nContent-Type: application/json\r\nContent-Length: " +
-         std::to_string(body.size()) + "\r\nRetry-After: 1\r\nX-Request-Id: " + request_id +
-         "\r\nConnection: close\r\n\r\n" + body;
-  // The whole exchange is bounded: a client that neither reads nor closes is cut.
+  // Each step is bounded: a client that neither sends, reads nor closes is cut.
   asio::steady_timer timer(socket->get_executor());
-  timer.expires_after(std::chrono::seconds(1));
-  timer.async_wait([socket](const error_code& ec) {
-    error_code ignored;
-    if (!ec) socket->cancel(ignored);
-  });
+  const auto bound = [&](std::chrono::milliseconds within) {
+    timer.expires_after(within);
+    timer.async_wait([socket](const error_code& ec) {
+      error_code ignored;
+      if (!ec) socket->cancel(ignored);
+    });
+  };
   error_code ec;
+  // The request line usually arrives with the connection: one short read.
+  std::array<char, 1024> first;
+  bound(std::chrono::milliseconds(250));
+  const std::size_t got =
+      co_await socket->async_read_some(asio::buffer(first), asio::redirect_error(net::use_awaitable, ec));
+  timer.cancel();
+  bound(std::chrono::seconds(1));
+  std::string out;
+  if (!ec && is_health_probe(std::string_view(first.data(), got))) {
+    const std::string body = "{\"request_id\":\"" + request_id + "\",\"status\":\"ok\"}";
+    out = std::string("HTTP/1.1 200 OK\r\nDate: ") + std::string(http_date_now()) +
+          "\r\nServer: modelgw\r\nContent-Type: application/json\r\nContent-Length: " +
+          std::to_string(body.size()) + "\r\nX-Request-Id: " + request_id + "\r\nConnection: close\r\n\r\n" +
+          body;
+  } else {
+    const std::string body = error_envelope(
+        ApiError{
+            503, "server_busy", "the gateway has all the connections it accepts open; retry shortly", {}, 1},
+        request_id);
+    out = std::string("HTTP/1.1 503 Service Unavailable\r\nDate: ") + std::string(http_date_now()) +
+          "\r\nServer: modelgw\r\nContent-Type: application/json\r\nContent-Length: " +
+          std::to_string(body.size()) + "\r\nRetry-After: 1\r\nX-Request-Id: " + request_id +
+          "\r\nConnection: close\r\n\r\n" + body;
+  }
+  ec = {};
   co_await asio::async_write(*socket, asio::buffer(out), asio::redirect_error(net::use_awaitable, ec));
   // Read what the client sent (briefly) so the close does not reset the answer away.
   if (!ec) {
@@ -95,7 +123,7 @@ Listener::Listener(net::EventLoops& loops, const config::ServerConfig& config, H
                          std::chrono::milliseconds(config.send_timeout_ms),
                          std::chrono::milliseconds(config.keep_alive_timeout_ms),
                          std::chrono::milliseconds(config.keep_alive_scarce_ms)},
-      config.max_connections, loops.size());
+      config.max_connections, loops.size(), config.max_detached_calls_per_tenant);
   acceptor_ = std::make_shared<Acceptor>(loops.at(0));
   try {
     const tcp::endpoint endpoint(asio::ip::make_address(config.host), config.port);

@@ -33,6 +33,12 @@ Refusal bad(std::string message) {
 
 }  // namespace
 
+std::size_t leading_empty_lines(std::string_view buffer) {
+  std::size_t n = 0;
+  while (buffer.size() >= n + 2 && buffer[n] == '\r' && buffer[n + 1] == '\n') n += 2;
+  return n;
+}
+
 std::size_t find_head_end(std::string_view buffer, std::size_t from) {
   from = from >= 3 ? from - 3 : 0;  // the empty line may straddle two reads
   const std::size_t at = buffer.find("\r\n\r\n", from);
@@ -136,6 +142,13 @@ void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view n
         return refuse(
             ec, 400, "invalid_parameter",
             "Transfer-Encoding must be 'chunked' alone; the gateway accepts no other transfer coding");
+      }
+      // RFC 9112 section 6.1: Transfer-Encoding in an HTTP/1.0 message is
+      // faulty framing (a 1.0 hop could not have sent it): refuse and close.
+      if (out_.version_minor == 0) {
+        return refuse(
+            ec, 400, "invalid_parameter",
+            "an HTTP/1.0 request cannot use Transfer-Encoding; send Content-Length, or use HTTP/1.1");
       }
       chunked_ = true;
       break;

@@ -36,6 +36,11 @@ struct RequestLimits {
 // line, CRLFs included) that Beast's grammar lets through; nullopt when none.
 std::optional<Refusal> scan_head_bytes(std::string_view head);
 
+// The bytes of the empty lines (CRLF) that start `buffer`: RFC 9112 section
+// 2.2 has a server ignore them before a request line (a client may send one
+// after a POST body). Only whole CRLFs; a lone CR waits for more.
+std::size_t leading_empty_lines(std::string_view buffer);
+
 // Where the head ends (just after its empty line) in `buffer`, searching from
 // `from`; npos while it is incomplete.
 std::size_t find_head_end(std::string_view buffer, std::size_t from);

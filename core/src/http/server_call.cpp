@@ -176,7 +176,9 @@ void ServerCall::end_chunks() {
 }
 
 net::Task<bool> ServerCall::flush() {
-  if (write_failed_ || (outlives_client_ && hangup_.fired())) {
+  // The hang-up signal fires at the server's shutdown deadline too, when the
+  // client may well be reading (its final event is written then).
+  if (write_failed_ || (outlives_client_ && hangup_.fired() && !channel_.shut_down())) {
     // Nobody reads any more: drop what was buffered. Work that outlives the
     // client goes on as if it had been written.
     write_failed_ = true;

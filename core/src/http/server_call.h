@@ -105,10 +105,21 @@ class ServerCall {
   void set_tap(ResponseTap* tap) { tap_ = tap; }
   // The work goes on when the client leaves: the exchange upstream finishes
   // (for a response another request will replay), writes are dropped, and
-  // client_gone() stays false.
+  // client_gone() stays false. The server's shutdown deadline still ends it.
   void outlive_client() { outlives_client_ = true; }
-  // What stops work when the client leaves; nullptr when the work outlives it.
-  net::CancelSignal* client_gone_signal() { return outlives_client_ ? nullptr : &hangup_; }
+  bool outlives_client() const { return outlives_client_; }
+  // The call may not go on without its client after all (too many of the
+  // tenant's do): it ends as one whose client left, and ended() fires.
+  void stop_outliving() {
+    outlives_client_ = false;
+    ended_.emit();
+  }
+  // What stops work: the client leaving or the server ending the call; for
+  // work that outlives its client, the server ending the call only.
+  net::CancelSignal* client_gone_signal() { return outlives_client_ ? &ended_ : &hangup_; }
+  // Fired by the server alone (its shutdown deadline, closing the
+  // connection), never by the client leaving.
+  net::CancelSignal& ended() { return ended_; }
   // The request_id the answer's head names (a replay names the original's).
   void answer_as(std::string request_id) { answered_id_ = std::move(request_id); }
 
@@ -163,6 +174,7 @@ class ServerCall {
   std::string request_id_;
   ResponseChannel& channel_;
   net::CancelSignal& hangup_;
+  net::CancelSignal ended_;
   net::Executor executor_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::vector<std::pair<std::string, std::string>> headers_;

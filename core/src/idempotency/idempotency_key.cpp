@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
 
 namespace modelgw::idempotency {
 namespace {
@@ -13,6 +15,50 @@ using util::iequals;
 
 http::ApiError bad_key(std::string message) {
   return http::bad_request("invalid_parameter", std::move(message), "Idempotency-Key");
+}
+
+// The JSON text of `v` with members sorted (nlohmann::json keeps them so) and
+// numbers by value: 1, 1.0, 1e0 and 10e-1 are one number, as a JSON parser
+// reads them, so they are one body (README: bodies compare as JSON). Other
+// values print as dump() does, so digests of bodies without such numbers
+// are what they always were.
+void append_canonical(const nlohmann::json& v, std::string& out) {
+  switch (v.type()) {
+    case nlohmann::json::value_t::object: {
+      out.push_back('{');
+      bool first = true;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (!first) out.push_back(',');
+        first = false;
+        out += nlohmann::json(it.key()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        out.push_back(':');
+        append_canonical(it.value(), out);
+      }
+      out.push_back('}');
+      return;
+    }
+    case nlohmann::json::value_t::array: {
+      out.push_back('[');
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        append_canonical(v[i], out);
+      }
+      out.push_back(']');
+      return;
+    }
+    case nlohmann::json::value_t::number_float: {
+      const double d = v.get<double>();
+      // An integral value within 2^63 prints as the integer it equals.
+      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+        out += std::to_string(static_cast<std::int64_t>(d));
+        return;
+      }
+      out += v.dump();
+      return;
+    }
+    default:
+      out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
 }
 
 }  // namespace
@@ -48,8 +94,8 @@ std::variant<std::monostate, std::string, http::ApiError> read_key(const http::R
 }
 
 std::string request_digest(const nlohmann::json& body, std::string_view feature) {
-  // nlohmann::json keeps object members sorted, so dump() is canonical.
-  std::string canonical = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string canonical;
+  append_canonical(body, canonical);
   canonical.push_back('\0');
   canonical.append(feature.data(), feature.size());
   return util::sha256_hex(canonical);

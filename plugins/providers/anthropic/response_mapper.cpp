@@ -88,6 +88,7 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
   Json message = Json::object();
   message["role"] = "assistant";
   message["content"] = m.has_text ? Json(m.text) : Json();
+  message["refusal"] = nullptr;  // required by OpenAI's schema, nullable
   if (!m.tool_calls.empty()) {
     message["tool_calls"] = m.tool_calls;
   }
@@ -105,10 +106,12 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
   completion["object"] = "chat.completion";
   completion["created"] = call.created_unix;
   completion["model"] = view(call.alias);
-  completion["system_fingerprint"] = nullptr;  // OpenAI's member; Anthropic has no such thing
+  // No "system_fingerprint": Anthropic has none, and OpenAI's schema makes it
+  // a string when present. "logprobs" is required there (nullable).
   completion["choices"] =
       Json::array({Json{{"index", 0},
                         {"message", std::move(message)},
+                        {"logprobs", nullptr},
                         {"finish_reason", finish_reason(string_member(doc, "stop_reason"))}}});
   completion["usage"] = usage_json(usage);
 

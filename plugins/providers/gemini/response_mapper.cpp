@@ -29,6 +29,7 @@ Json message_json(const CandidateParts& parts, int64_t index) {
   Json message = Json::object();
   message["role"] = "assistant";
   message["content"] = parts.has_text ? Json(parts.text) : Json(nullptr);
+  message["refusal"] = nullptr;  // required by OpenAI's schema, nullable
   if (!parts.calls.empty()) {
     Json calls = Json::array();
     for (std::size_t k = 0; k < parts.calls.size(); ++k) {
@@ -44,6 +45,7 @@ Json choice_json(int64_t index, Json message, std::string_view finish) {
   Json choice = Json::object();
   choice["index"] = index;
   choice["message"] = std::move(message);
+  choice["logprobs"] = nullptr;  // required by OpenAI's schema, nullable
   choice["finish_reason"] = finish;
   return choice;
 }
@@ -77,6 +79,7 @@ Json blocked_choices() {
   Json message = Json::object();
   message["role"] = "assistant";
   message["content"] = nullptr;
+  message["refusal"] = nullptr;
   return Json::array({choice_json(0, std::move(message), "content_filter")});
 }
 
@@ -134,7 +137,8 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
   completion["object"] = "chat.completion";
   completion["created"] = call.created_unix;
   completion["model"] = view(call.alias);
-  completion["system_fingerprint"] = nullptr;  // OpenAI's member; Gemini has no such thing
+  // No "system_fingerprint": Gemini has none, and OpenAI's schema makes it a
+  // string when present.
   completion["choices"] = std::move(choices);
   completion["usage"] = usage_json(usage);
 

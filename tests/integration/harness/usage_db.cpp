@@ -96,6 +96,30 @@ std::int64_t UsageDb::count_all() const {
   return sqlite3_column_int64(st.get(), 0);
 }
 
+void UsageDb::exec(const std::string& sql) const {
+  sqlite3* raw = nullptr;
+  if (sqlite3_open_v2(path_.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    sqlite3_close(raw);
+    throw std::runtime_error("cannot open " + path_);
+  }
+  sqlite3_busy_timeout(raw, 5000);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, &err);
+  const std::string why = err != nullptr ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(raw);
+  if (rc != SQLITE_OK) throw std::runtime_error("sql failed: " + why);
+}
+
+std::int64_t UsageDb::count_audit(std::int64_t tenant_id, const std::string& action) const {
+  auto db = open_read_only(path_);
+  auto st = prepare(db.get(), "SELECT COUNT(*) FROM audit_events WHERE tenant_id = ?1 AND action = ?2");
+  sqlite3_bind_int64(st.get(), 1, tenant_id);
+  sqlite3_bind_text(st.get(), 2, action.c_str(), static_cast<int>(action.size()), SQLITE_TRANSIENT);
+  if (sqlite3_step(st.get()) != SQLITE_ROW) throw std::runtime_error("count failed");
+  return sqlite3_column_int64(st.get(), 0);
+}
+
 std::optional<std::int64_t> UsageDb::tenant_id(const std::string& name) const {
   auto db = open_read_only(path_);
   auto st = prepare(db.get(), "SELECT id FROM tenants WHERE name = ?1");

@@ -38,6 +38,10 @@ class UsageDb {
   std::vector<UsageRecord> records_for(const std::string& request_id) const;
   std::int64_t count_all() const;
   std::optional<std::int64_t> tenant_id(const std::string& name) const;
+  // Runs `sql` on the store (read-write), as someone with the database would.
+  void exec(const std::string& sql) const;
+  // Rows of `action` in the tenant's audit chain.
+  std::int64_t count_audit(std::int64_t tenant_id, const std::string& action) const;
   // Polls until the request's record is there (bounded); nullopt if never.
   std::optional<UsageRecord> wait_for(const std::string& request_id,
                                       std::chrono::milliseconds timeout = std::chrono::seconds(5)) const;

@@ -42,10 +42,10 @@ TEST(Response, ATextMessageBecomesAChatCompletion) {
     "object": "chat.completion",
     "created": 1700000000,
     "model": "test-alias",
-    "system_fingerprint": null,
-    "choices": [{"index": 0,
-                 "message": {"role": "assistant", "content": "Hello! How can I help you today?"},
-                 "finish_reason": "stop"}],
+        "choices": [{"index": 0,
+                 "message": {"role": "assistant", "content": "Hello! How can I help you today?",
+                             "refusal": null},
+                 "logprobs": null, "finish_reason": "stop"}],
     "usage": {"prompt_tokens": 12, "completion_tokens": 11, "total_tokens": 23}})"));
 }
 

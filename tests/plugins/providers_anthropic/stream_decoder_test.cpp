@@ -16,16 +16,14 @@ TEST(Stream, TextBecomesRoleContentFinishAndUsageChunks) {
   const auto chunks = o.parsed();
   EXPECT_EQ(chunks[0],
             Json::parse(R"({"id":"chatcmpl-msg_01PPTB1VfAYm5zB6hT3hLW8y","object":"chat.completion.chunk",
-      "created":1700000000,"model":"test-alias","system_fingerprint":null,
-      "choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null})"));
+      "created":1700000000,"model":"test-alias",      "choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null})"));
   EXPECT_EQ(chunks[1]["choices"][0]["delta"], Json::parse(R"({"content":"Hello"})"));
   EXPECT_TRUE(chunks[1]["choices"][0]["finish_reason"].is_null());
   EXPECT_EQ(content_of(chunks), "Hello! How can I help you today?");
   EXPECT_EQ(chunks[4]["choices"][0], Json::parse(R"({"index":0,"delta":{},"finish_reason":"stop"})"));
   EXPECT_EQ(chunks[5],
             Json::parse(R"({"id":"chatcmpl-msg_01PPTB1VfAYm5zB6hT3hLW8y","object":"chat.completion.chunk",
-      "created":1700000000,"model":"test-alias","system_fingerprint":null,
-      "choices":[],"usage":{"prompt_tokens":25,"completion_tokens":15,"total_tokens":40}})"));
+      "created":1700000000,"model":"test-alias",      "choices":[],"usage":{"prompt_tokens":25,"completion_tokens":15,"total_tokens":40}})"));
 }
 
 TEST(Stream, ChunkMembersComeInOpenAIsOrder) {
@@ -39,8 +37,7 @@ TEST(Stream, ChunkMembersComeInOpenAIsOrder) {
     for (const auto& item : c.items()) {
       keys.push_back(item.key());
     }
-    EXPECT_EQ(keys, (std::vector<std::string>{"id", "object", "created", "model", "system_fingerprint",
-                                              "choices", "usage"}))
+    EXPECT_EQ(keys, (std::vector<std::string>{"id", "object", "created", "model", "choices", "usage"}))
         << chunk;
   }
 }

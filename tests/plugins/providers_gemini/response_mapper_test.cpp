@@ -35,9 +35,9 @@ TEST(ParseResponse, TranslatesPlainTextIntoAChatCompletion) {
   const Parsed r = parse_ok(fixture("generate_text.json"));
   EXPECT_EQ(r.body, Json::parse(R"({
     "id": "chatcmpl-lXmHaJyPLcSnz7IPqY3m0Qk", "object": "chat.completion", "created": 1700000000,
-    "model": "test-alias", "system_fingerprint": null,
-    "choices": [{"index": 0, "message": {"role": "assistant",
-                 "content": "Paris is the capital of France. It sits on the Seine."}, "finish_reason": "stop"}],
+    "model": "test-alias",     "choices": [{"index": 0, "message": {"role": "assistant",
+                 "content": "Paris is the capital of France. It sits on the Seine.", "refusal": null},
+                 "logprobs": null, "finish_reason": "stop"}],
     "usage": {"prompt_tokens": 9, "completion_tokens": 13, "total_tokens": 22}})"));
 }
 
@@ -71,11 +71,11 @@ TEST(ParseResponse, WithoutAResponseIdTheIdComesFromTheRequestId) {
 TEST(ParseResponse, FunctionCallsBecomeToolCallsWithGeneratedIds) {
   const Parsed r = parse_ok(fixture("generate_function_call.json"));
   EXPECT_EQ(r.body["choices"], Json::parse(R"([{"index": 0, "message": {"role": "assistant", "content": null,
-    "tool_calls": [
+    "refusal": null, "tool_calls": [
       {"id": "call_0_0", "type": "function",
        "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\",\"unit\":\"celsius\"}"}},
       {"id": "call_0_1", "type": "function", "function": {"name": "list_cities", "arguments": "{}"}}]},
-    "finish_reason": "tool_calls"}])"));
+    "logprobs": null, "finish_reason": "tool_calls"}])"));
 }
 
 TEST(ParseResponse, ThinkingTokensCountAsCompletion) {
@@ -102,7 +102,7 @@ TEST(ParseResponse, KeepsGeminisOwnFunctionCallIdAndTheTextBesideIt) {
 TEST(ParseResponse, LeavesThoughtsOutAndJoinsTheTextParts) {
   const Parsed r = parse_ok(fixture("generate_thoughts.json"));
   EXPECT_EQ(r.body["choices"][0]["message"], Json::parse(R"({"role": "assistant",
-    "content": "17 + 25 = 42. That is the answer."})"));
+    "content": "17 + 25 = 42. That is the answer.", "refusal": null})"));
   EXPECT_EQ(r.body["choices"][0]["finish_reason"], "stop");
 }
 
@@ -118,8 +118,8 @@ TEST(ParseResponse, ReportsCachedAndReasoningTokens) {
 
 TEST(ParseResponse, ABlockedPromptIsAFilteredCompletionNotAnError) {
   const Parsed r = parse_ok(fixture("generate_blocked_prompt.json"));
-  EXPECT_EQ(r.body["choices"], Json::parse(R"([{"index": 0, "message": {"role": "assistant", "content": null},
-    "finish_reason": "content_filter"}])"));
+  EXPECT_EQ(r.body["choices"], Json::parse(R"([{"index": 0, "message": {"role": "assistant", "content": null,
+    "refusal": null}, "logprobs": null, "finish_reason": "content_filter"}])"));
   EXPECT_EQ(r.body["id"], "chatcmpl-b0KIaJ6cM8Krz7IPv9nJ2QE");
   EXPECT_EQ(r.body["usage"],
             Json::parse(R"({"prompt_tokens": 7, "completion_tokens": 0, "total_tokens": 7})"));
@@ -128,7 +128,8 @@ TEST(ParseResponse, ABlockedPromptIsAFilteredCompletionNotAnError) {
 
 TEST(ParseResponse, ACandidateStoppedForSafetyHasNoContent) {
   const Parsed r = parse_ok(fixture("generate_safety_stop.json"));
-  EXPECT_EQ(r.body["choices"][0]["message"], Json::parse(R"({"role": "assistant", "content": null})"));
+  EXPECT_EQ(r.body["choices"][0]["message"],
+            Json::parse(R"({"role": "assistant", "content": null, "refusal": null})"));
   EXPECT_EQ(r.body["choices"][0]["finish_reason"], "content_filter");
 }
 

@@ -136,7 +136,7 @@ TEST(Stream, EstimatesUsageInAFinalChunkWhenTheVendorSentNone) {
   EXPECT_EQ(o.usage->total_tokens, 5);
   EXPECT_EQ(Json::parse(o.chunks.back()),
             Json::parse(R"({"id":"cmpl-a41f09c2e7","object":"chat.completion.chunk",
-      "created":1741570500,"model":"test-alias","system_fingerprint":null,"choices":[],
+      "created":1741570500,"model":"test-alias","choices":[],
       "usage":{"prompt_tokens":0,"completion_tokens":5,"total_tokens":5}})"));
 }
 
@@ -167,13 +167,13 @@ TEST(Stream, TheVendorsUsageWinsOverTheHostsPromptCount) {
 }
 
 TEST(Stream, TheEstimatedUsageChunkHasTheSameShapeAsEveryProviders) {
-  // Drift fixed: this provider's final usage chunk lacked the
-  // "system_fingerprint": null the anthropic and gemini chunks carry; all
-  // three now build it from the SDK's ChunkEnvelope, members in OpenAI's order.
+  // All three providers build it from the SDK's ChunkEnvelope, members in
+  // OpenAI's order, and none sends a null system_fingerprint (the schema
+  // makes it a string when present).
   const Outcome o = stream(whole("data: [DONE]\n\n"));
   ASSERT_EQ(o.chunks.size(), 1u);
   EXPECT_EQ(o.chunks[0], R"({"id":"chatcmpl-req_test","object":"chat.completion.chunk","created":1700000000,)"
-                         R"("model":"test-alias","system_fingerprint":null,"choices":[],)"
+                         R"("model":"test-alias","choices":[],)"
                          R"("usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}})");
 }
 
@@ -189,7 +189,7 @@ TEST(Stream, ATranscriptWithOnlyDoneGetsAnEstimateChunkWithAFallbackId) {
   ASSERT_EQ(o.chunks.size(), 1u);
   EXPECT_EQ(Json::parse(o.chunks[0]),
             Json::parse(R"({"id":"chatcmpl-req_test","object":"chat.completion.chunk",
-      "created":1700000000,"model":"test-alias","system_fingerprint":null,"choices":[],
+      "created":1700000000,"model":"test-alias","choices":[],
       "usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}})"));
 }
 

@@ -18,7 +18,7 @@ TEST(Chunk, HasOpenAIsMembersInOpenAIsOrder) {
   EXPECT_EQ(
       dump(kEnvelope.chunk(choices)),
       R"({"id":"chatcmpl-abc","object":"chat.completion.chunk","created":1700000000,"model":"my-alias",)"
-      R"("system_fingerprint":null,"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}],)"
+      R"("choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}],)"
       R"("usage":null})");
 }
 
@@ -28,7 +28,7 @@ TEST(Chunk, TheFinalChunkHasNoChoicesAndTheUsage) {
   EXPECT_EQ(
       dump(kEnvelope.usage_chunk(usage_json(u))),
       R"({"id":"chatcmpl-abc","object":"chat.completion.chunk","created":1700000000,"model":"my-alias",)"
-      R"("system_fingerprint":null,"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,)"
+      R"("choices":[],"usage":{"prompt_tokens":9,"completion_tokens":3,)"
       R"("total_tokens":12,"prompt_tokens_details":{"cached_tokens":4}}})");
 }
 

@@ -43,6 +43,16 @@ const Encoding* find_encoding(std::string_view name);
 // Members of the wrong JSON type are skipped, never thrown on.
 std::size_t count_chat_prompt(const Encoding* enc, const nlohmann::json& request);
 
+// An upper bound on the prompt tokens any byte-level tokenizer (BPE over
+// UTF-8 bytes, or SentencePiece with byte fallback, as Anthropic's and
+// Google's are) can count for the request: every text byte at most one
+// token, plus the framing each message, image and tool definition may add.
+// What money and rate limits hold for a model whose tokenizer is not public:
+// the vendor's count never passes it, whatever the script (Arabic, CJK,
+// emoji, random bytes). Images count the most one image costs after the
+// vendors' resizing (README.md); audio and file parts are not bounded.
+std::size_t bound_chat_prompt(const nlohmann::json& request);
+
 // The estimate used when no encoding applies: a weighted character count,
 // rounded down. Per character, in tokens: ASCII letter 0.17 (about 5.5
 // letters per token), whitespace run 0.17 whatever its length, digit 0.30,

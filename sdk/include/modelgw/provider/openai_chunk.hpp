@@ -26,9 +26,11 @@ struct ChunkEnvelope {
   std::string model;  // the catalog alias the client asked for
 
   // {"id","object":"chat.completion.chunk","created","model",
-  //  "system_fingerprint":null,"choices":<choices>,"usage":null}: OpenAI's
-  // members in OpenAI's order, so a client cannot tell the vendors apart
-  // (there is no fingerprint to give, and usage comes in the last chunk only).
+  //  "choices":<choices>,"usage":null}: OpenAI's members in OpenAI's order, so
+  // a client cannot tell the vendors apart (usage comes in the last chunk
+  // only). No "system_fingerprint": there is none to give, and OpenAI's
+  // schema makes it a string when present, so null would break clients
+  // generated from it.
   Json chunk(Json choices) const {
     Json c = head();
     c["choices"] = std::move(choices);
@@ -51,7 +53,6 @@ struct ChunkEnvelope {
     c["object"] = "chat.completion.chunk";
     c["created"] = created;
     c["model"] = model;
-    c["system_fingerprint"] = nullptr;
     return c;
   }
 };
