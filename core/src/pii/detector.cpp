@@ -1,5 +1,6 @@
 #include "pii/detector.h"
 
+#include "pii/normalise.h"
 #include "pii/patterns.h"
 #include "pii/validators.h"
 
@@ -174,7 +175,8 @@ bool phone_in_context(std::string_view text, Span s) {
 }
 
 // A card number may sit inside a longer grouped run ("Order 12 4111 1111 1111
-// 1111"): try every start at a group boundary, longest valid prefix first.
+// 1111"): try every start at a group boundary (after a space, dash or dot),
+// longest valid prefix first.
 // Digits right after a '+' are an international phone number, and digits in
 // the groups of an IBAN-shaped token are an account number.
 std::optional<Span> confirm_card(std::string_view text, Span s) {
@@ -183,7 +185,7 @@ std::optional<Span> confirm_card(std::string_view text, Span s) {
   const std::string_view cand = text.substr(s.offset, s.length);
   for (std::size_t start = 0; start < cand.size();) {
     if (auto len = card_number_prefix(cand.substr(start))) return Span{s.offset + start, *len};
-    const std::size_t sep = cand.find_first_of(" -", start);
+    const std::size_t sep = cand.find_first_of(" -.", start);
     if (sep == std::string_view::npos) break;
     start = sep + 1;
   }
@@ -321,6 +323,8 @@ struct Detector::Impl {
   // that \b and the checks see.
   void locate_in(const Compiled& c, std::string_view text, std::size_t begin, std::size_t end,
                  std::vector<Candidate>& out) const;
+  // Detector::scan on the text as the patterns read it (normalised or ASCII).
+  void scan(std::string_view text, std::vector<Finding>& out) const;
 };
 
 Detector::Detector() : impl_(std::make_unique<Impl>()) {
@@ -335,6 +339,9 @@ Detector::Detector() : impl_(std::make_unique<Impl>()) {
     impl_->compiled.push_back({&p, std::move(re)});
   }
   if (!impl_->set.Compile()) throw std::logic_error("PII pattern set does not compile (out of memory)");
+  // Loads ICU's normalisation data now: if it is missing, the gateway fails
+  // at start-up rather than on the first request that is not ASCII.
+  (void)normalise("\xC2\xA0");
 }
 
 Detector::~Detector() = default;
@@ -396,21 +403,54 @@ void Detector::Impl::locate(std::size_t index, ScanContext& ctx, std::vector<Can
   }
 }
 
+// Patterns and checks are ASCII; a text that is not is scanned as its
+// normalised view (normalise.h), and each finding is moved back onto the
+// original bytes it was made from.
 void Detector::scan(std::string_view text, std::vector<Finding>& out) const {
+  const std::optional<NormalisedText> view = normalise(text);
+  if (!view) return impl_->scan(text, out);
+  const std::size_t first = out.size();
+  impl_->scan(view->text(), out);
+  // Mapping keeps the order, but two findings can reach into one character
+  // the view rewrote into several ("½" is "1⁄2": a card may end in its 1 and
+  // the next start at its 2). Mode plugins are promised findings that do not
+  // overlap, so the later one starts after that character; one with nothing
+  // left is already covered and goes.
+  std::size_t kept = first;
+  std::size_t covered = 0;  // end of the last finding kept
+  for (std::size_t i = first; i < out.size(); ++i) {
+    OriginalRange r = view->original(out[i].offset, out[i].length);
+    if (kept > first && r.offset < covered) {
+      const std::size_t end = r.offset + r.length;
+      if (end <= covered) continue;
+      r = {covered, end - covered};
+    }
+    out[kept++] =
+        Finding{out[i].category, static_cast<std::uint32_t>(r.offset), static_cast<std::uint32_t>(r.length)};
+    covered = r.offset + r.length;
+  }
+  out.resize(kept);
+}
+
+void Detector::scan_as_is(std::string_view text, std::vector<Finding>& out) const {
+  impl_->scan(text, out);
+}
+
+void Detector::Impl::scan(std::string_view text, std::vector<Finding>& out) const {
   if (text.empty()) return;
   std::vector<int> hits;
   RE2::Set::ErrorInfo info{};
-  if (!impl_->set.Match(text, &hits, &info)) {
+  if (!set.Match(text, &hits, &info)) {
     if (info.kind != RE2::Set::kOutOfMemory) return;  // kNoError: nothing matched
     // The set's DFA ran out of its memory budget on this input: locate every
     // pattern on its own (RE2 falls back to its NFA; still linear, slower).
     hits.clear();
-    for (std::size_t i = 0; i < impl_->compiled.size(); ++i) hits.push_back(static_cast<int>(i));
+    for (std::size_t i = 0; i < compiled.size(); ++i) hits.push_back(static_cast<int>(i));
   }
 
   std::vector<Candidate> candidates;
   ScanContext ctx{text, std::nullopt};
-  for (int i : hits) impl_->locate(static_cast<std::size_t>(i), ctx, candidates);
+  for (int i : hits) locate(static_cast<std::size_t>(i), ctx, candidates);
   if (candidates.empty()) return;
 
   // Keep the most costly candidate of any overlapping group, then the longest.

@@ -24,7 +24,19 @@ class Detector {
   // non-overlapping (where candidates overlap, the more severe category wins,
   // then the longer span). Texts of 4 GiB or more are not supported (offsets
   // are 32-bit); the gateway's body limit is far below.
+  //
+  // A text that is not pure ASCII is read as its normalised view
+  // (normalise.h: a full-width or Arabic-Indic card, one with zero-width
+  // spaces in it, are found), and each finding is that of the view mapped
+  // back onto the original bytes: whole characters, the zero-width ones inside
+  // the value included. Where two findings of the view touch one rewritten
+  // character ("½" read as "1⁄2"), the later one starts after it.
   void scan(std::string_view text, std::vector<Finding>& out) const;
+
+  // scan() without the view: `text` is read as it is and the offsets are its
+  // own. scan(t) is scan_as_is(normalise(t)->text()) mapped back; the fuzz
+  // target checks the one against the other.
+  void scan_as_is(std::string_view text, std::vector<Finding>& out) const;
 
  private:
   struct Impl;

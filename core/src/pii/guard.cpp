@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pii/normalise.h"
 #include "pii/request_texts.h"
 #include "plugins/callback_guard.h"
 #include "plugins/plugin_error.h"
@@ -113,9 +114,12 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
     if (found.empty()) return;
     findings.clear();
     for (const Finding& f : found) {
-      if (!policy.allow.empty() &&
-          policy.allow.allows(f.category, std::string_view(text).substr(f.offset, f.length))) {
-        continue;
+      if (!policy.allow.empty()) {
+        // The value as the detector read it: "help＠acme.example" is the
+        // allowed "help@acme.example" (normalise.h).
+        const std::string_view value = std::string_view(text).substr(f.offset, f.length);
+        const std::optional<NormalisedText> read = normalise(value);
+        if (policy.allow.allows(f.category, read ? read->text() : value)) continue;
       }
       findings.push_back(mgw_pii_finding{mgw::str(name(f.category)), f.offset, f.length,
                                          policy.critical.contains(f.category) ? 1 : 0});

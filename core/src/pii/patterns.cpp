@@ -36,7 +36,10 @@ constexpr std::array kPatterns = {
     Pattern{Category::secret, Check::key, R"(\bglpat-[A-Za-z0-9_\-]{20,})"},
 
     // --- identifiers with checksums ------------------------------------------------
-    Pattern{Category::payment_card, Check::card, R"(\b\d(?:[ \-]?\d){12,18}\b)", Reach::numeric_run, 13},
+    // Groups joined by nothing, a run of spaces, a dash or a dot (card_number_prefix
+    // says which mixes count): "4111  1111  1111  1111", "4111.1111.1111.1111".
+    Pattern{Category::payment_card, Check::card, R"(\b\d(?:(?: +|[.\-])?\d){12,18}\b)", Reach::numeric_run,
+            13},
     Pattern{Category::iban, Check::iban, R"(\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b)"},
     Pattern{Category::ssn, Check::ssn, R"(\b\d{3}[\- ]\d{2}[\- ]\d{4}\b)", Reach::numeric_run, 9},
     Pattern{Category::ssn, Check::ssn,

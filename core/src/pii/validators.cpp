@@ -736,18 +736,36 @@ std::optional<std::size_t> card_number_prefix(std::string_view candidate) {
   std::array<char, kCardMaxDigits> digits{};
   std::size_t n = 0;
   std::optional<std::size_t> best;
-  for (std::size_t i = 0; i <= candidate.size(); ++i) {
+  bool dots = false;    // the groups so far are joined by dots
+  bool others = false;  // ... by spaces or dashes
+  for (std::size_t i = 0; i <= candidate.size();) {
     const bool end = i == candidate.size();
     const char c = end ? '\0' : candidate[i];
     if (!end && is_digit(c)) {
       if (n == digits.size()) break;  // a 20th digit: no cut inside this run
       digits[n++] = c;
+      ++i;
       continue;
     }
     // A digit group ends here (or the input is malformed: a leading or doubled separator).
     if (i == 0 || !is_digit(candidate[i - 1])) break;
     if ((end || !is_alnum(c)) && card_digits_valid({digits.data(), n})) best = i;
-    if (end || (c != ' ' && c != '-')) break;
+    if (end) break;
+    // The separator: a run of spaces, a dash or a dot. A dot never joins groups
+    // that a space or dash also joins: "41.11 11.11 11.11 11.11" is prices.
+    if (c == ' ') {
+      while (i < candidate.size() && candidate[i] == ' ') ++i;
+      others = true;
+    } else if (c == '-') {
+      ++i;
+      others = true;
+    } else if (c == '.') {
+      ++i;
+      dots = true;
+    } else {
+      break;
+    }
+    if (dots && others) break;
   }
   return best;
 }

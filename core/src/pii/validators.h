@@ -14,9 +14,10 @@ namespace modelgw::pii {
 // Any length: a pure checksum, so it says nothing about whether the digits are a card.
 bool luhn_valid(std::string_view digits);
 
-// A payment card number as written: 13-19 digits, optionally grouped by single
-// spaces or dashes (no leading, trailing or doubled separator; group sizes are
-// free and the two separators may be mixed); Luhn-valid and with a known issuer
+// A payment card number as written: 13-19 digits, optionally grouped by runs
+// of spaces, single dashes or single dots (no leading, trailing or doubled dash
+// or dot; group sizes are free; spaces and dashes may be mixed, dots may not be
+// mixed with either); Luhn-valid and with a known issuer
 // prefix (Visa 4; Mastercard 51-55, 2221-2720; Amex 34, 37; Discover 6011,
 // 644-649, 65; JCB 3528-3589; Diners 300-305, 36, 38-39; UnionPay 62; Maestro
 // 50, 56-58, 6304, 6759, 676770, 676774). Lengths per brand are not enforced
@@ -24,8 +25,10 @@ bool luhn_valid(std::string_view digits);
 bool card_number_valid(std::string_view candidate);
 
 // The length of the longest prefix of `candidate` that is a valid card number,
-// cutting only at a separator (space/dash) or the end: a card followed by a
-// year or a count ("4111 1111 1111 1111 2024") still yields the card. Also cuts
+// cutting only at a separator or the end: a card followed by a year or a count
+// ("4111 1111 1111 1111 2024") still yields the card. Groups are joined by
+// nothing, a run of spaces, a dash or a dot; dots never mix with the others
+// ("4111.1111.1111.1111" is a card, "41.11 11.11 11.11 11.11" is not). Also cuts
 // before any other byte that is not an ASCII letter or digit ("...1111." or
 // "...1111)"), never inside a run of letters and digits ("...1111x" is none).
 std::optional<std::size_t> card_number_prefix(std::string_view candidate);

@@ -294,6 +294,47 @@ TEST_F(PiiGuardTest, InvalidUtf8AndNulBytesAreMaskedAroundNotDropped) {
   EXPECT_TRUE(v.changed);
 }
 
+// A value disguised with Unicode look-alikes is found on the normalised text;
+// the mode plugin gets offsets into the original, so mask replaces exactly the
+// value's original bytes (the zero-width characters inside it too).
+TEST_F(PiiGuardTest, MaskReplacesTheOriginalBytesOfADisguisedValue) {
+  json doc =
+      chat({"Grüße \xE2\x80\x8B card \xEF\xBC\x94\xEF\xBC\x91\xEF\xBC\x91\xEF\xBC\x91\xE2\x80\x8B"
+            "1111\xE2\x80\x8B"
+            "1111\xE2\x80\x8B"
+            "1111\xE2\x80\x8B, mail jane\xEF\xBC\xA0"
+            "example.org \xE2\x80\x94 ok"});
+  const Verdict v = inspect(doc, policy("mask"));
+  EXPECT_TRUE(v.changed);
+  EXPECT_EQ(doc["messages"][0]["content"],
+            "Grüße \xE2\x80\x8B card [PAYMENT_CARD_1]\xE2\x80\x8B, mail [EMAIL_1] \xE2\x80\x94 ok");
+  EXPECT_EQ(v.findings_json(), R"({"email":1,"payment_card":1})");
+}
+
+TEST_F(PiiGuardTest, BlockRefusesADisguisedCriticalValue) {
+  json doc =
+      chat({"SSN 123\xE2\x80\x93"
+            "45\xE2\x80\x93"
+            "6789"});
+  const Verdict v = inspect(doc, policy("block"));
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "messages[0].content");
+  EXPECT_EQ(v.findings_json(), R"({"ssn":1})");
+}
+
+// The allow-list compares the value as it was detected: a tenant's own
+// address written with a full-width @ is still its own address.
+TEST_F(PiiGuardTest, AnAllowedValueInDisguiseIsStillAllowed) {
+  json doc =
+      chat({"write to help\xEF\xBC\xA0"
+            "acme.example or a@b.io"});
+  const Verdict v = inspect(doc, policy("mask", R"({"allow":["help@acme.example"]})"));
+  EXPECT_EQ(doc["messages"][0]["content"],
+            "write to help\xEF\xBC\xA0"
+            "acme.example or [EMAIL_1]");
+  EXPECT_EQ(v.findings_json(), R"({"email":1})");
+}
+
 // A chat body whose tool declares a "card" parameter with `description`.
 json with_tool(const std::string& description) {
   json doc = {{"model", "m"}, {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};

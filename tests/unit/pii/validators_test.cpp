@@ -71,13 +71,34 @@ TEST(PiiValidators, CardAcceptsSingleSpaceOrDashGrouping) {
   EXPECT_TRUE(pii::card_number_valid("41111111 11111111"));    // group sizes are free
 }
 
+// People (and evasions) also write cards with dots or wider gaps between the
+// groups; the detector's normalised text turns no-break, zero-width and other
+// spaces and dashes into these.
+TEST(PiiValidators, CardAcceptsDotsAndRunsOfSpacesBetweenGroups) {
+  EXPECT_TRUE(pii::card_number_valid("4111.1111.1111.1111"));
+  EXPECT_TRUE(pii::card_number_valid("4111  1111  1111  1111"));
+  EXPECT_TRUE(pii::card_number_valid("4111  1111 1111    1111"));
+  EXPECT_TRUE(pii::card_number_valid("4111  1111-1111 1111"));
+}
+
 TEST(PiiValidators, CardRejectsMalformedSeparators) {
   for (std::string_view n :
-       {"4111  1111 1111 1111", "4111--1111-1111-1111", " 4111 1111 1111 1111", "4111 1111 1111 1111 ",
-        "-4111-1111-1111-1111", "4111-1111-1111-1111-", "4111 - 1111 1111 1111", "4111.1111.1111.1111",
-        "4111_1111_1111_1111", "4111/1111/1111/1111", "4111\t1111\t1111\t1111"}) {
+       {"4111--1111-1111-1111", " 4111 1111 1111 1111", "4111 1111 1111 1111 ", "-4111-1111-1111-1111",
+        "4111-1111-1111-1111-", "4111 - 1111 1111 1111", "4111..1111.1111.1111", ".4111.1111.1111.1111",
+        "4111.1111.1111.1111.", "4111_1111_1111_1111", "4111/1111/1111/1111", "4111\t1111\t1111\t1111",
+        "4111\n1111\n1111\n1111"}) {
     EXPECT_FALSE(pii::card_number_valid(n)) << n;
   }
+}
+
+// "41.11 11.11 11.11 11.11" is a row of prices: a dot is a separator only
+// when every separator of the number is one.
+TEST(PiiValidators, CardRejectsDotsMixedWithOtherSeparators) {
+  for (std::string_view n :
+       {"4111.1111 1111.1111", "4111 1111.1111 1111", "4111-1111.1111-1111", "41.11 11.11 11.11 11.11"}) {
+    EXPECT_FALSE(pii::card_number_valid(n)) << n;
+  }
+  EXPECT_EQ(pii::card_number_prefix("4111 1111 1111 1111.5"), 19U) << "a dot after spaces ends the number";
 }
 
 TEST(PiiValidators, CardRejectsLuhnFailures) {
