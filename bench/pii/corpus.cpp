@@ -64,6 +64,18 @@ constexpr std::array<std::string_view, 24> kSentences = {
     "The report shows 3 failed jobs out of 250 in the last 24 hours. ",
 };
 
+// Sentences in other languages: text that is not ASCII but holds nothing the
+// detector's normalised view changes (pii/normalise.h), so the view is never
+// built; what these cost is the check.
+constexpr std::array<std::string_view, 6> kIntlSentences = {
+    "Grüße aus Köln, die Übersicht lädt seit gestern nicht mehr. ",
+    "Le café était fermé, nous avons donc réservé à l'hôtel. ",
+    "¿Podría revisar la configuración del año pasado? ",
+    "Η αναφορά δεν φορτώνει σωστά μετά την ενημέρωση. ",
+    "レポートの読み込みが遅いです。",
+    "Il prezzo è di 49,99 € al mese, più IVA. ",
+};
+
 constexpr std::array<std::string_view, 8> kFirst = {"anna",   "james", "lena", "carlos",
                                                     "sophie", "marco", "emma", "noah"};
 constexpr std::array<std::string_view, 8> kLast = {"schmidt", "walker", "dubois", "garcia",
@@ -176,6 +188,34 @@ std::string pii_sentence(Rng& rng, std::size_t which) {
   }
 }
 
+// A PII sentence as evasions write it (issue 24, point 8), rotating: its
+// digits full-width; the spaces and dashes between its digits no-break spaces
+// and en dashes; its '@' full-width and zero-width spaces among its digits.
+std::string disguised(const std::string& sentence, std::size_t which) {
+  const auto digit = [&](std::size_t i) {
+    return i < sentence.size() && sentence[i] >= '0' && sentence[i] <= '9';
+  };
+  std::string out;
+  for (std::size_t i = 0; i < sentence.size(); ++i) {
+    const char c = sentence[i];
+    const bool between_digits = i > 0 && digit(i - 1) && digit(i + 1);
+    if (which % 3 == 0 && digit(i)) {
+      out += "\xEF\xBC";  // U+FF10 + the digit
+      out += static_cast<char>(0x90 + (c - '0'));
+    } else if (which % 3 == 1 && between_digits && c == ' ') {
+      out += "\xC2\xA0";
+    } else if (which % 3 == 1 && between_digits && c == '-') {
+      out += "\xE2\x80\x93";
+    } else if (which % 3 == 2 && c == '@') {
+      out += "\xEF\xBC\xA0";
+    } else {
+      out += c;
+      if (which % 3 == 2 && digit(i) && i % 3 == 0) out += "\xE2\x80\x8B";
+    }
+  }
+  return out;
+}
+
 // Adversarial pieces: each is repeated to fill the message.
 std::string adversarial_piece(std::string_view name, Rng& rng) {
   if (name == "adv-digits") return digits(rng, 64);  // one unbroken run of digits
@@ -199,6 +239,8 @@ const std::vector<Workload>& workloads() {
   static const std::vector<Workload> w = {
       {"clean", "English chat text, no PII", false},
       {"pii", "chat text with one PII value per ~500 bytes (all categories)", false},
+      {"intl", "the clean text with every third sentence not ASCII (nothing to normalise)", false},
+      {"pii-disguised", "the pii text, its values in full-width digits, NBSP/en dash or ZWSP", false},
       {"adv-digits", "one unbroken run of digits", true},
       {"adv-digit-groups", "4-digit groups joined by spaces/dashes, never ending", true},
       {"adv-at", "repeated '@' (and 'a.b@')", true},
@@ -216,14 +258,18 @@ std::string make_text(std::string_view workload, std::size_t bytes) {
   Rng rng(0x5eed0000 + bytes);
   std::string out;
   out.reserve(bytes + 1024);
-  if (workload == "clean" || workload == "pii") {
+  if (workload == "clean" || workload == "pii" || workload == "intl" || workload == "pii-disguised") {
+    const bool with_pii = workload == "pii" || workload == "pii-disguised";
     std::size_t since_value = 0;
     std::size_t which = 0;
-    while (out.size() < bytes) {
+    for (std::size_t n = 0; out.size() < bytes; ++n) {
       const std::size_t before = out.size();
-      if (workload == "pii" && since_value >= 440) {
-        out += pii_sentence(rng, which++);
+      if (with_pii && since_value >= 440) {
+        const std::size_t k = which++;
+        out += workload == "pii" ? pii_sentence(rng, k) : disguised(pii_sentence(rng, k), k);
         since_value = 0;
+      } else if (workload == "intl" && n % 3 == 2) {
+        out += rng.pick(kIntlSentences);
       } else {
         out += rng.pick(kSentences);
       }

@@ -42,6 +42,27 @@ LANG_WEIGHTS = [40, 14, 12, 12, 11, 11]
 # ---------------------------------------------------------------------------
 
 
+def view(s):
+    """The text as the detector reads it (core/src/pii/normalise.h): NFKC; decimal digits of any script as
+    ASCII digits; format characters, variation selectors and marks on a digit dropped; space separators as
+    " " and dashes (and U+2212 MINUS SIGN) as "-". The validator models below all read this view."""
+    out, after_digit = [], False
+    for ch in unicodedata.normalize("NFKC", s):
+        cat = unicodedata.category(ch)
+        if ord(ch) >= 0x80:
+            if cat == "Cf" or 0xFE00 <= ord(ch) <= 0xFE0F or (cat in ("Mn", "Me") and after_digit):
+                continue
+            if cat == "Nd":
+                ch = str(unicodedata.decimal(ch))
+            elif cat == "Zs":
+                ch = " "
+            elif cat == "Pd" or ch == "\u2212":
+                ch = "-"
+        out.append(ch)
+        after_digit = "0" <= ch <= "9"
+    return "".join(out)
+
+
 def luhn_ok(digits):
     if not digits or not digits.isdigit():
         return False
@@ -85,19 +106,22 @@ def has_issuer_prefix(digits):
     )
 
 
-CARD_SHAPE = re.compile(r"^\d+(?:[ -]\d+)*$")
+# Groups joined by runs of spaces and single dashes, or by single dots only.
+CARD_SHAPE = re.compile(r"^\d+(?:(?: +|-)\d+)*$|^\d+(?:\.\d+)*$")
 
 
 def card_valid(s):
+    s = view(s)
     if not CARD_SHAPE.match(s):
         return False
-    digits = re.sub(r"[ -]", "", s)
+    digits = re.sub(r"[ .-]", "", s)
     return 13 <= len(digits) <= 19 and luhn_ok(digits) and has_issuer_prefix(digits)
 
 
 def card_any_prefix_valid(s):
     """card_number_prefix: any cut at a separator (or the whole) that is valid."""
-    cuts = [m.start() for m in re.finditer(r"[ -]", s)] + [len(s)]
+    s = view(s)
+    cuts = [m.start() for m in re.finditer(r" +|[.-]", s)] + [len(s)]
     return any(card_valid(s[:c]) for c in cuts)
 
 
@@ -105,7 +129,7 @@ SSN_SHAPE = re.compile(r"^(\d{3})([- ]?)(\d{2})\2(\d{4})$")
 
 
 def ssn_valid(s):
-    m = SSN_SHAPE.match(s)
+    m = SSN_SHAPE.match(view(s))
     if not m:
         return False
     area, group, serial = int(m.group(1)), int(m.group(3)), int(m.group(4))
@@ -124,7 +148,7 @@ def mod97(s):
 
 
 def iban_valid(s):
-    compact = s.replace(" ", "")
+    compact = view(s).replace(" ", "")
     if not re.match(r"^[A-Z]{2}\d{2}[A-Z0-9]+$", compact):
         return False
     n = IBAN_LENGTHS_ALL.get(compact[:2])
@@ -132,7 +156,7 @@ def iban_valid(s):
 
 
 def iban_any_prefix_valid(s):
-    compact = s.replace(" ", "")
+    compact = view(s).replace(" ", "")
     n = IBAN_LENGTHS_ALL.get(compact[:2])
     return n is not None and len(compact) >= n and iban_valid(compact[:n])
 
@@ -181,6 +205,7 @@ def phone_groups(s):
 def phone_valid(s):
     """phone_valid(): E.164 (or 00 and a European country code); NANP; European trunk-0 (10-11 digits, a
     German mobile's 12, a grouped 9-digit city line); Spanish 9 digits grouped; Italian mobiles 3xx grouped."""
+    s = view(s)
     digits = re.sub(r"\D", "", s)
     if len(set(digits)) <= 1:
         return False
@@ -219,7 +244,7 @@ EMAIL_SHAPE = re.compile(r"^([A-Za-z0-9._%+-]{1,64})@([A-Za-z0-9.-]{4,253})$")
 
 
 def email_valid(s):
-    m = EMAIL_SHAPE.match(s)
+    m = EMAIL_SHAPE.match(view(s))
     if not m:
         return False
     local, domain = m.groups()
@@ -1449,6 +1474,120 @@ def gen_secret_decoy(rng, lang):
 
 
 # ---------------------------------------------------------------------------
+# Disguises: the same values written with Unicode look-alikes a model reads as
+# the ASCII ones (full-width or Arabic-Indic digits, zero-width or no-break
+# spaces between groups, en dashes, a full-width @, soft hyphens), plus cards
+# grouped with dots or double spaces. The detector must read them through its
+# normalised view; the span stays the value's original bytes.
+# ---------------------------------------------------------------------------
+
+# Zero of each digit script used.
+DIGIT_SCRIPTS = {"fullwidth": 0xFF10, "arabic_indic": 0x0660, "ext_arabic_indic": 0x06F0, "devanagari": 0x0966}
+CARD_SEPARATORS = {"zwsp": "\u200b", "nbsp": "\u00a0", "narrow_nbsp": "\u202f", "thin_space": "\u2009",
+                   "ideographic_space": "\u3000", "soft_hyphen": "\u00ad", "word_joiner": "\u2060",
+                   "en_dash": "\u2013", "dots": ".", "double_space": "  "}
+SSN_DASHES = {"en_dash": "\u2013", "em_dash": "\u2014", "minus": "\u2212", "nb_hyphen": "\u2011",
+              "figure_dash": "\u2012", "fullwidth_hyphen": "\uff0d"}
+# Share of values disguised, by slot (the rest stay ASCII, as before).
+DISGUISE_RATE = {"card": 0.25, "card_decoy": 0.2, "ssn": 0.2, "ssn_decoy": 0.15, "email": 0.15,
+                 "email_decoy": 0.1, "iban": 0.1, "iban_decoy": 0.1}
+
+
+def in_script(script, s):
+    return "".join(chr(DIGIT_SCRIPTS[script] + int(c)) if "0" <= c <= "9" else c for c in s)
+
+
+def full_width(s):
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in s)
+
+
+def insert_inside(drng, s, ch, allowed):
+    """s with ch inserted at a random position between two characters that both pass allowed()."""
+    cuts = [i for i in range(1, len(s)) if allowed(s[i - 1]) and allowed(s[i])]
+    i = drng.choice(cuts)
+    return s[:i] + ch + s[i:]
+
+
+def disguise_card(drng, v):
+    how = drng.choice(list(DIGIT_SCRIPTS) + list(CARD_SEPARATORS))
+    if how in DIGIT_SCRIPTS:
+        return in_script(how, v), how
+    groups = re.split(r"[ -]", v)
+    if len(groups) == 1:
+        groups = [v[i:i + 4] for i in range(0, len(v), 4)]
+    return CARD_SEPARATORS[how].join(groups), how
+
+
+def disguise_ssn(drng, v):
+    if "-" in v:
+        how = drng.choice(list(SSN_DASHES) + ["fullwidth", "zwsp"])
+    elif " " in v:
+        how = drng.choice(["nbsp", "fullwidth"])
+    else:
+        how = drng.choice(["fullwidth", "arabic_indic"])
+    if how in SSN_DASHES:
+        return v.replace("-", SSN_DASHES[how]), how
+    if how == "nbsp":
+        return v.replace(" ", "\u00a0"), how
+    if how == "zwsp":
+        return insert_inside(drng, v, "\u200b", str.isdigit), how
+    return in_script(how, v), how
+
+
+def disguise_email(drng, v):
+    how = drng.choice(["fullwidth_at", "fullwidth_at", "soft_hyphen", "soft_hyphen", "fullwidth"])
+    if how == "fullwidth_at":
+        return v.replace("@", "\uff20"), how
+    if how == "fullwidth":
+        return full_width(v), how
+    local, domain = v.split("@")
+    if sum(c.isalpha() for c in local) >= 2 and re.search(r"[A-Za-z]{2}", local):
+        local = insert_inside(drng, local, "\u00ad", str.isalpha)
+    if re.search(r"[A-Za-z]{2}", domain.split(".")[0]):
+        domain = insert_inside(drng, domain, "\u00ad", str.isalpha)
+    return local + "@" + domain, how
+
+
+def disguise(drng, slot, v, kind):
+    """(value, kind) with the value disguised in a share of slots; kinds name the disguise after a "/"."""
+    if drng.random() >= DISGUISE_RATE.get(slot, 0):
+        return v, kind
+    if slot == "card":
+        d, how = disguise_card(drng, v)
+        assert card_valid(d), (v, d)
+    elif slot == "card_decoy":
+        if kind == "card/long_run":
+            return v, kind  # grouped, a later group could start a valid card
+        d, how = disguise_card(drng, v)
+        if card_any_prefix_valid(d):
+            return v, kind
+    elif slot == "ssn":
+        d, how = disguise_ssn(drng, v)
+        assert ssn_valid(d), (v, d)
+    elif slot == "ssn_decoy":
+        if kind == "ssn/plain_no_context":
+            return v, kind
+        d, how = disguise_ssn(drng, v)
+        assert not ssn_valid(d) and not phone_valid(d), (v, d)
+    elif slot == "email":
+        d, how = disguise_email(drng, v)
+        assert email_valid(d), (v, d)
+    elif slot == "email_decoy":
+        if "@" not in v[1:-1]:
+            return v, kind
+        d, how = v.replace("@", "\uff20"), "fullwidth_at"
+        assert not email_valid(d), (v, d)
+    elif slot in ("iban", "iban_decoy"):
+        if " " not in v:
+            return v, kind
+        d, how = v.replace(" ", "\u00a0"), "nbsp"
+        assert iban_valid(d) == (slot == "iban") and (slot == "iban" or not iban_any_prefix_valid(d)), (v, d)
+    else:
+        return v, kind
+    return d, f"{kind}/{how}"
+
+
+# ---------------------------------------------------------------------------
 # Message assembly.
 # ---------------------------------------------------------------------------
 
@@ -1565,25 +1704,30 @@ SLOTS = [
 SLOT_BY_NAME = {s[0]: s for s in SLOTS}
 
 
-def emit_slot(rng, b, filler, lang, slot, lone_ssn):
+def emit_slot(rng, drng, b, filler, lang, slot, lone_ssn):
+    """drng decides the disguises only, so the rest of the corpus is the same with or without them."""
     name, category, positive, _, _ = SLOT_BY_NAME[slot]
     if slot == "card":
-        v, kind = gen_card(rng, lang)
+        v, kind = disguise(drng, slot, *gen_card(rng, lang))
         fill(b, filler, pick_t(rng, "card", lang), (v, category, kind, True))
     elif slot == "card_decoy":
         v, kind, group = gen_card_decoy(rng, lang)
+        v, kind = disguise(drng, slot, v, kind)
         fill(b, filler, pick_t(rng, group, lang), (v, category, kind, False))
     elif slot == "ssn":
         v, kind, group = gen_ssn(rng, lang)
+        v, kind = disguise(drng, slot, v, kind)
         fill(b, filler, pick_t(rng, group, lang), (v, category, kind, True))
     elif slot == "ssn_decoy":
         v, kind, group = gen_ssn_decoy(rng, lang, allow_plain=lone_ssn)
+        v, kind = disguise(drng, slot, v, kind)
         fill(b, filler, pick_t(rng, group, lang), (v, category, kind, False))
     elif slot == "iban":
-        v, kind = gen_iban(rng, lang)
+        v, kind = disguise(drng, slot, *gen_iban(rng, lang))
         fill(b, filler, pick_t(rng, "iban", lang), (v, category, kind, True))
     elif slot == "iban_decoy":
         v, kind, group = gen_iban_decoy(rng, lang)
+        v, kind = disguise(drng, slot, v, kind)
         fill(b, filler, pick_t(rng, group, lang), (v, category, kind, False))
     elif slot in ("ipv4", "ipv6"):
         v, kind = (gen_ipv4 if slot == "ipv4" else gen_ipv6)(rng, lang)
@@ -1598,10 +1742,11 @@ def emit_slot(rng, b, filler, lang, slot, lone_ssn):
         v, kind, group = gen_phone_decoy(rng, lang)
         fill(b, filler, pick_t(rng, group, lang), (v, category, kind, False))
     elif slot == "email":
-        v, kind = gen_email(rng, lang, filler.name if rng.random() < 0.6 else None)
+        v, kind = disguise(drng, slot, *gen_email(rng, lang, filler.name if rng.random() < 0.6 else None))
         fill(b, filler, pick_t(rng, "email", lang), (v, category, kind, True))
     elif slot == "email_decoy":
         v, kind, group = gen_email_decoy(rng, lang)
+        v, kind = disguise(drng, slot, v, kind)
         fill(b, filler, pick_t(rng, group, lang), (v, category, kind, False))
     elif slot == "dob":
         v, kind, _ = gen_dob(rng, lang)
@@ -1648,6 +1793,7 @@ def make_record(rng, seed, index):
     if any(s in ("secret", "secret_decoy", "ip_decoy", "email_decoy") for s in slots):
         domain = "dev"
     filler = Filler(rng, lang)
+    drng = random.Random(f"disguise-{seed}-{index}")  # a str seed is hashed with SHA-512: stable across runs
     b = Builder()
     fill(b, filler, rng.choice(INTROS[lang][domain]))
     b.add("\n" if b.parts[-1][-1] in ",:" or rng.random() < 0.5 else " ")
@@ -1663,7 +1809,7 @@ def make_record(rng, seed, index):
             # A clause without closing punctuation reads as a form line.
             ended = b.parts[-1].rstrip()[-1:] in ".?!)`"
             b.add(rng.choice([" ", "\n", "\n\n", " "]) if ended else "\n")
-        emit_slot(rng, b, filler, lang, slot, lone_ssn)
+        emit_slot(rng, drng, b, filler, lang, slot, lone_ssn)
     if rng.random() < 0.6:
         ended = b.parts[-1].rstrip()[-1:] in ".?!)`"
         b.add((" " if ended else "\n") + pool.pop())
