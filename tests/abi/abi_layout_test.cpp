@@ -109,14 +109,17 @@ static_assert(sizeof(mgw_idempotency_record) == 104 && offsetof(mgw_idempotency_
               offsetof(mgw_idempotency_record, state) == 64 &&
               offsetof(mgw_idempotency_record, response) == 72 &&
               offsetof(mgw_idempotency_record, expires_unix_ms) == 96);
-static_assert(sizeof(mgw_audit_event) == 152 && offsetof(mgw_audit_event, actor) == 40 &&
+static_assert(MGW_AUDIT_EVENT_SIZE_1_3 == 152 && offsetof(mgw_audit_event, actor) == 40 &&
               offsetof(mgw_audit_event, hash) == 136);
+// ABI 1.7
+static_assert(sizeof(mgw_audit_event) == 168 && offsetof(mgw_audit_event, mac) == 152 &&
+              MGW_AUDIT_EVENT_SIZE_1_7 == 168);
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointSix) {
+TEST(AbiLayout, VersionIsOnePointSeven) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 6);
+  EXPECT_EQ(MGW_ABI_MINOR, 7);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

@@ -122,8 +122,8 @@ struct Rows {
   }
   void take_audit(const mgw_audit_event* r) {
     audit.push_back(AuditRow{r->id, r->tenant_id, r->seq, r->created_unix_ms, s(r->actor), s(r->action),
-                             s(r->target), s(r->request_id), s(r->details_json), s(r->prev_hash),
-                             s(r->hash)});
+                             s(r->target), s(r->request_id), s(r->details_json), s(r->prev_hash), s(r->hash),
+                             MGW_HAS_FIELD(r, mgw_audit_event, mac) ? s(r->mac) : std::string()});
   }
   void take_ledger(const mgw_ledger_window* r) {
     ledger.push_back(LedgerWindow{s(r->account), r->window_start_unix_ms, r->spent});
@@ -518,6 +518,10 @@ bool Storage::supports_audit() const {
          hooks_.on_audit_heads != nullptr;
 }
 
+bool Storage::keeps_audit_mac() const {
+  return supports_audit() && library_->descriptor().abi_minor >= 7;
+}
+
 bool Storage::append_audit(const std::vector<AuditRow>& events) {
   if (events.empty()) return true;
   auto append = MGW_STORAGE_HOOK(on_audit_append, "keep an audit log");
@@ -536,6 +540,7 @@ bool Storage::append_audit(const std::vector<AuditRow>& events) {
     r.details_json = mgw::str(e.details_json);
     r.prev_hash = mgw::str(e.prev_hash);
     r.hash = mgw::str(e.hash);
+    r.mac = mgw::str(e.mac);
     records.push_back(r);
   }
   ErrorText error;

@@ -174,6 +174,7 @@ struct AuditRow {
   std::string details_json = "{}";
   std::string prev_hash;
   std::string hash;
+  std::string mac;  // ABI 1.7: HMAC of hash under the audit key; empty without one
 };
 
 struct AuditFilter {
@@ -263,6 +264,8 @@ class Storage {
   // The audit log (ABI 1.3). append_audit is all or none; false (nothing
   // appended) when a (tenant, seq) was taken by another process meanwhile.
   bool supports_audit() const;
+  // Whether the plugin keeps each event's mac (ABI 1.7): an older one drops it.
+  bool keeps_audit_mac() const;
   bool append_audit(const std::vector<AuditRow>& events);
   std::vector<AuditRow> audit_page(const AuditFilter& filter);
   std::vector<AuditRow> audit_heads();  // the newest event of every chain

@@ -22,7 +22,8 @@ namespace {
 
 constexpr std::int64_t kMaxLimit = 10000;
 constexpr const char* kColumns =
-    "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash";
+    "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash, "
+    "mac";
 
 void emit_events(const pqxx::result& rows, const mgw_row_sink* out) {
   if (out == nullptr ||
@@ -44,6 +45,7 @@ void emit_events(const pqxx::result& rows, const mgw_row_sink* out) {
     e.details_json = str_of(row[8]);
     e.prev_hash = str_of(row[9]);
     e.hash = str_of(row[10]);
+    e.mac = str_of(row[11]);
     out->callback_audit(out->host_data, &e);
   }
 }
@@ -51,7 +53,7 @@ void emit_events(const pqxx::result& rows, const mgw_row_sink* out) {
 // One checked event, its strings copied.
 struct Event {
   std::int64_t tenant_id, seq, created_unix_ms;
-  std::string actor, action, target, request_id, details_json, prev_hash, hash;
+  std::string actor, action, target, request_id, details_json, prev_hash, hash, mac;
 };
 
 }  // namespace
@@ -63,9 +65,10 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
     if (count == 0) return MGW_OK;
     if (events == nullptr)
       throw Failure(MGW_INVALID_ARGUMENT, "events: NULL with count " + std::to_string(count));
-    // The host's stride (its sizeof), as for usage records.
+    // The host's stride (its sizeof), as for usage records: an older host's
+    // events are shorter (no mac before 1.7).
     const std::size_t stride = events[0].struct_size;
-    if (stride < sizeof(mgw_audit_event) || stride % alignof(mgw_audit_event) != 0)
+    if (stride < MGW_AUDIT_EVENT_SIZE_1_3 || stride % alignof(mgw_audit_event) != 0)
       throw Failure(MGW_INVALID_ARGUMENT,
                     "events: struct_size " + std::to_string(stride) + " is not a valid size");
     const auto* bytes = reinterpret_cast<const unsigned char*>(events);
@@ -73,7 +76,7 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
     std::vector<Event> batch;
     batch.reserve(count);
     for (std::size_t i = 0; i < count; ++i) {
-      const auto& e = *reinterpret_cast<const mgw_audit_event*>(bytes + i * stride);
+      const auto e = read_growable(*reinterpret_cast<const mgw_audit_event*>(bytes + i * stride));
       if (e.seq < 1)
         throw Failure(MGW_INVALID_ARGUMENT, "events[" + std::to_string(i) + "]: seq must be >= 1");
       batch.push_back(
@@ -81,14 +84,15 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
                 std::string(text_arg(e.action, "action")), std::string(text_arg(e.target, "target")),
                 std::string(text_arg(e.request_id, "request_id")),
                 std::string(text_arg(e.details_json, "details_json")),
-                std::string(text_arg(e.prev_hash, "prev_hash")), std::string(text_arg(e.hash, "hash"))});
+                std::string(text_arg(e.prev_hash, "prev_hash")), std::string(text_arg(e.hash, "hash")),
+                std::string(text_arg(e.mac, "mac"))});  // ABI 1.7: empty from an older host
     }
     return db.write([&](pqxx::work& tx) {
       for (const auto& e : batch) {
         // A (tenant_id, seq) already there: unique violation, MGW_CONFLICT,
         // and the transaction rolls back.
         tx.exec_prepared("audit_insert", e.tenant_id, e.seq, e.created_unix_ms, e.actor, e.action, e.target,
-                         e.request_id, e.details_json, e.prev_hash, e.hash);
+                         e.request_id, e.details_json, e.prev_hash, e.hash, e.mac);
       }
       return MGW_OK;
     });

@@ -196,10 +196,17 @@ constexpr const char* kUsageTraceId = R"sql(
 ALTER TABLE usage_records ADD COLUMN trace_id TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 3 (ABI 1.7): each audit event's MAC under the operator's audit
+// key; empty for events stored before, or written without a key.
+constexpr const char* kAuditMac = R"sql(
+ALTER TABLE audit_events ADD COLUMN mac TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema: tenants, keys, usage, prompts, budgets, ledger, idempotency, audit",
               kInitialSchema},
     Migration{2, "trace id on usage records", kUsageTraceId},
+    Migration{3, "MAC on audit events", kAuditMac},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -27,8 +27,9 @@ static_assert(MGW_IDEMPOTENCY_PENDING == 1 && MGW_IDEMPOTENCY_DONE == 2,
 #define MGW_BUDGET_COLUMNS \
   "SELECT id, tenant_id, scope, subject, name, period, limit_micros, created_unix_ms FROM budgets "
 
-#define MGW_AUDIT_COLUMNS \
-  "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash"
+#define MGW_AUDIT_COLUMNS                                                                                   \
+  "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash, " \
+  "mac"
 
 constexpr std::array kStatements{
     // Tenants.
@@ -189,7 +190,7 @@ constexpr std::array kStatements{
     NamedStatement{
         "audit_insert",
         "INSERT INTO audit_events (tenant_id, seq, created_unix_ms, actor, action, target, request_id, "
-        "details_json, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"},
+        "details_json, prev_hash, hash, mac) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"},
     // The newest event of every chain: a skip scan over the distinct
     // tenant_ids of the (tenant_id, seq) index, then one index probe each.
     NamedStatement{

@@ -20,7 +20,8 @@ namespace {
 
 constexpr std::int64_t kMaxLimit = 10000;
 constexpr const char* kColumns =
-    "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash";
+    "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash, "
+    "mac";
 
 void emit_event(const Statement& row, const mgw_row_sink* out) {
   if (out == nullptr ||
@@ -41,6 +42,7 @@ void emit_event(const Statement& row, const mgw_row_sink* out) {
   e.details_json = row.str(8);
   e.prev_hash = row.str(9);
   e.hash = row.str(10);
+  e.mac = row.str(11);
   out->callback_audit(out->host_data, &e);
 }
 
@@ -53,18 +55,19 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
     if (count == 0) return MGW_OK;
     if (events == nullptr)
       throw Failure(MGW_INVALID_ARGUMENT, "events: NULL with count " + std::to_string(count));
-    // The host's stride (its sizeof), as for usage records.
+    // The host's stride (its sizeof), as for usage records: an older host's
+    // events are shorter (no mac before 1.7).
     const std::size_t stride = events[0].struct_size;
-    if (stride < sizeof(mgw_audit_event) || stride % alignof(mgw_audit_event) != 0)
+    if (stride < MGW_AUDIT_EVENT_SIZE_1_3 || stride % alignof(mgw_audit_event) != 0)
       throw Failure(MGW_INVALID_ARGUMENT,
                     "events: struct_size " + std::to_string(stride) + " is not a valid size");
     const auto* bytes = reinterpret_cast<const unsigned char*>(events);
     return db.write([&](Connection& c) {
       auto insert = c.statement(
           "INSERT INTO audit_events (tenant_id, seq, created_unix_ms, actor, action, target, request_id, "
-          "details_json, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+          "details_json, prev_hash, hash, mac) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
       for (std::size_t i = 0; i < count; ++i) {
-        const auto& e = *reinterpret_cast<const mgw_audit_event*>(bytes + i * stride);
+        const auto e = read_growable(*reinterpret_cast<const mgw_audit_event*>(bytes + i * stride));
         if (e.seq < 1)
           throw Failure(MGW_INVALID_ARGUMENT, "events[" + std::to_string(i) + "]: seq must be >= 1");
         insert.reset();
@@ -78,6 +81,7 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
         insert.bind(8, text_arg(e.details_json, "details_json"));
         insert.bind(9, text_arg(e.prev_hash, "prev_hash"));
         insert.bind(10, text_arg(e.hash, "hash"));
+        insert.bind(11, text_arg(e.mac, "mac"));  // ABI 1.7: empty from an older host
         insert.run();  // a (tenant_id, seq) already there: MGW_CONFLICT, and the transaction rolls back
       }
       return MGW_OK;

@@ -209,6 +209,12 @@ constexpr const char* kUsageTraceId = R"sql(
 ALTER TABLE usage_records ADD COLUMN trace_id TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 8 (ABI 1.7): each audit event's MAC under the operator's audit
+// key; empty for events stored before, or written without a key.
+constexpr const char* kAuditMac = R"sql(
+ALTER TABLE audit_events ADD COLUMN mac TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
@@ -217,6 +223,7 @@ constexpr std::array kMigrations{
     Migration{5, "idempotency keys", kIdempotency},
     Migration{6, "audit log", kAudit},
     Migration{7, "trace id on usage records", kUsageTraceId},
+    Migration{8, "MAC on audit events", kAuditMac},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 6
+#define MGW_ABI_MINOR 7
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -788,6 +788,12 @@ typedef struct mgw_audit_event {
   mgw_str details_json; /* a JSON object; never a secret or a PII value */
   mgw_str prev_hash;    /* the previous event's hash; 64 zeros for seq 1 */
   mgw_str hash;
+  /* ABI 1.7 (check with MGW_HAS_FIELD): HMAC-SHA256 (hex) of `hash` under the
+   * operator's audit key, which the store never sees, so that an event
+   * appended by someone with only the store shows. len 0 when the host has no
+   * key, and for events stored before 1.7. Storage keeps it as given and
+   * returns it on reads. */
+  mgw_str mac;
 } mgw_audit_event;
 
 /* Which events on_audit_page returns. */
@@ -1072,6 +1078,7 @@ typedef struct mgw_storage_hooks {
 #define MGW_LEDGER_WINDOW_SIZE_1_5 MGW_SIZE_THROUGH(mgw_ledger_window, spent)
 #define MGW_IDEMPOTENCY_RECORD_SIZE_1_3 MGW_SIZE_THROUGH(mgw_idempotency_record, expires_unix_ms)
 #define MGW_AUDIT_EVENT_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_event, hash)
+#define MGW_AUDIT_EVENT_SIZE_1_7 MGW_SIZE_THROUGH(mgw_audit_event, mac)
 #define MGW_AUDIT_FILTER_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_filter, limit)
 #define MGW_ROW_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_row_sink, callback_prompt_version)
 #define MGW_ROW_SINK_SIZE_1_2 MGW_SIZE_THROUGH(mgw_row_sink, callback_usage_group)

@@ -1,8 +1,10 @@
 // ABI 1.3 in every store: audit events appended all or none, a taken
 // (tenant, seq) refused with MGW_CONFLICT, pages filtered and ordered both
-// ways, and the head of every chain.
+// ways, and the head of every chain. ABI 1.7: each event's MAC kept, and an
+// older host's shorter events taken without one.
 #include "fixture.h"
 
+#include <cstring>
 #include <list>
 
 namespace storage_test {
@@ -21,6 +23,8 @@ struct Events {
       copy.action = mgw::str(me->text.emplace_back(mgw::view(e->action)));
       copy.actor = mgw::str(me->text.emplace_back(mgw::view(e->actor)));
       copy.hash = mgw::str(me->text.emplace_back(mgw::view(e->hash)));
+      copy.mac = MGW_HAS_FIELD(e, mgw_audit_event, mac) ? mgw::str(me->text.emplace_back(mgw::view(e->mac)))
+                                                        : mgw_str{nullptr, 0};
       me->rows.push_back(copy);
     };
   }
@@ -114,6 +118,37 @@ TEST_P(AuditStoreTest, PagesFilterAndOrderBothWaysAndHeadsNameEachChain) {
   EXPECT_EQ(heads.rows[0].tenant_id, 5);
   EXPECT_EQ(heads.rows[0].seq, 6);
   EXPECT_EQ(heads.rows[1].tenant_id, 9);
+}
+
+TEST_P(AuditStoreTest, TheMacIsKeptAndAnOlderHostsEventsHaveNone) {
+  auto keyed = event(3, 1, "a");
+  const std::string mac(64, 'c');
+  keyed.mac = mgw::str(mac);
+  ASSERT_EQ(h().on_audit_append(storage(), &keyed, 1, nullptr), MGW_OK);
+  // A 1.6 host's events: the 1.3 layout, stepped through by its own size.
+  constexpr std::size_t kOld =
+      (MGW_AUDIT_EVENT_SIZE_1_3 + alignof(mgw_audit_event) - 1) & ~(alignof(mgw_audit_event) - 1);
+  alignas(mgw_audit_event) unsigned char old[2 * kOld] = {};
+  for (int i = 0; i < 2; ++i) {
+    auto e = event(3, 2 + i, "old");
+    e.struct_size = kOld;
+    std::memcpy(old + i * kOld, &e, kOld);
+  }
+  ASSERT_EQ(h().on_audit_append(storage(), reinterpret_cast<const mgw_audit_event*>(old), 2, nullptr),
+            MGW_OK);
+  auto f = filter(3);
+  f.ascending = 1;
+  const Events got = page(f);  // owns the text the rows point to
+  const auto& rows = got.rows;
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(mgw::view(rows[0].mac), mac);
+  EXPECT_EQ(rows[1].mac.len, 0u);
+  EXPECT_EQ(rows[2].mac.len, 0u);
+  EXPECT_EQ(mgw::view(rows[2].action), "old");
+  Events heads;
+  ASSERT_EQ(h().on_audit_heads(storage(), &heads.sink, nullptr), MGW_OK);
+  ASSERT_EQ(heads.rows.size(), 1u);
+  EXPECT_EQ(heads.rows[0].seq, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, AuditStoreTest, MGW_STORAGE_BACKENDS);
