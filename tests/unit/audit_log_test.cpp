@@ -3,7 +3,7 @@
 // conflict, checkpoints of the heads, rejected credentials counted per source
 // and minute, the first budget exhaustion per window only, keyset outages per
 // change of state; and verification naming the first event edited, removed,
-// inserted or reordered, or a tail cut off behind a checkpoint. Also the
+// inserted or reordered, or a tail truncated behind a checkpoint. Also the
 // strict query of GET /v1/audit.
 #include "audit/audit_log.h"
 #include "audit/audit_chain.h"
@@ -207,7 +207,7 @@ TEST_F(AuditLogTest, VerifyNamesACutOffTailThroughTheCheckpoint) {
   tamper("DELETE FROM audit_events WHERE tenant_id = 7 AND seq >= 4");
   const auto f = fault_of(7);
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->kind, "removed");
+  EXPECT_EQ(f->kind, "truncated");
   EXPECT_EQ(f->seq, 4);
   EXPECT_NE(f->detail.find("cut off"), std::string::npos) << f->detail;
 }

@@ -1,5 +1,7 @@
 #include "audit/audit_log.h"
 
+#include "logging/log_line.h"
+
 #include <spdlog/spdlog.h>
 
 #include <vector>
@@ -17,6 +19,27 @@ std::string utc_minute(std::int64_t unix_ms) {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%MZ", &tm);
   return buffer;
+}
+
+// The process log's copy of a checkpoint: chain 0's head (the checkpoint
+// itself) and the heads it recorded, as the `audit_checkpoint` field that
+// audit_anchors.cpp reads back. Long lists are split so every line stays
+// far below the reader's line bound.
+void log_anchor(const plugins::AuditRow& checkpoint, const nlohmann::json& heads) {
+  constexpr std::size_t kHeadsPerLine = 1000;
+  spdlog::logger* logger = spdlog::default_logger_raw();
+  if (!logger->should_log(spdlog::level::info)) return;
+  nlohmann::json line = nlohmann::json::array({{0, checkpoint.seq, checkpoint.hash}});
+  for (const auto& head : heads) {
+    if (line.size() == kHeadsPerLine) {
+      const auto payload = logging::with_fields({{"audit_checkpoint", std::move(line)}}, "audit checkpoint");
+      logger->log(spdlog::level::info, spdlog::string_view_t(payload));
+      line = nlohmann::json::array();
+    }
+    line.push_back(head);
+  }
+  const auto payload = logging::with_fields({{"audit_checkpoint", std::move(line)}}, "audit checkpoint");
+  logger->log(spdlog::level::info, spdlog::string_view_t(payload));
 }
 
 }  // namespace
@@ -128,6 +151,30 @@ void AuditLog::take_counts(bool all, std::deque<Event>& out) {
   }
 }
 
+ChainHead AuditLog::head_of(std::int64_t tenant) {
+  if (auto known = heads_.find(tenant); known != heads_.end()) return known->second;
+  plugins::AuditFilter f;
+  f.tenant_id = tenant;
+  f.limit = 1;
+  auto newest = storage_.audit_page(f);
+  if (newest.empty()) return ChainHead{};
+  return ChainHead{newest.front().seq, std::move(newest.front().hash)};
+}
+
+plugins::AuditRow AuditLog::row_of(const Event& e, std::int64_t now, const ChainHead& head) const {
+  plugins::AuditRow row;
+  row.tenant_id = e.tenant_id;
+  row.created_unix_ms = now;
+  row.actor = e.actor;
+  row.action = e.action;
+  row.target = e.target;
+  row.request_id = e.request_id;
+  row.details_json = e.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  link(row, head.seq, head.hash);
+  if (options_.key) row.mac = options_.key->mac(row.hash);
+  return row;
+}
+
 bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts) {
   take_counts(all_counts, queue_);
   if (queue_.empty()) return true;
@@ -147,31 +194,9 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
       rows.reserve(batch.size());
       for (const Event& e : batch) {
         auto head = heads.find(e.tenant_id);
-        if (head == heads.end()) {
-          auto known = heads_.find(e.tenant_id);
-          ChainHead h;
-          if (known != heads_.end()) {
-            h = known->second;
-          } else {
-            plugins::AuditFilter f;
-            f.tenant_id = e.tenant_id;
-            f.limit = 1;
-            auto newest = storage_.audit_page(f);
-            if (!newest.empty()) h = ChainHead{newest.front().seq, std::move(newest.front().hash)};
-          }
-          head = heads.emplace(e.tenant_id, std::move(h)).first;
-        }
-        plugins::AuditRow row;
-        row.tenant_id = e.tenant_id;
-        row.created_unix_ms = now;
-        row.actor = e.actor;
-        row.action = e.action;
-        row.target = e.target;
-        row.request_id = e.request_id;
-        row.details_json = e.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        link(row, head->second.seq, head->second.hash);
-        head->second = ChainHead{row.seq, row.hash};
-        rows.push_back(std::move(row));
+        if (head == heads.end()) head = heads.emplace(e.tenant_id, head_of(e.tenant_id)).first;
+        rows.push_back(row_of(e, now, head->second));
+        head->second = ChainHead{rows.back().seq, rows.back().hash};
       }
       if (storage_.append_audit(rows)) {
         for (auto& [tenant, head] : heads) {
@@ -213,25 +238,44 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
 
 void AuditLog::checkpoint() {
   std::lock_guard writing(write_mutex_);
-  moved_.erase(0);  // the gateway's own chain holds the checkpoints: it cannot anchor itself
-  if (moved_.empty()) return;
+  // The gateway's own chain holds the checkpoints: its events are anchored
+  // by the checkpoint's place after them, not listed in it.
+  const bool own_moved = moved_.erase(0) > 0;
+  if (moved_.empty() && !own_moved) return;
   // The heads as the store has them (other processes' appends included).
   nlohmann::json heads = nlohmann::json::array();
-  std::string line;
   // Only the chains this process appended to: each process anchors its own
   // writes, and a checkpoint stays as small as one interval's activity.
   for (const auto& h : storage_.audit_heads()) {
-    if (!moved_.count(h.tenant_id)) continue;
-    heads.push_back({h.tenant_id, h.seq, h.hash});
-    line +=
-        " tenant " + std::to_string(h.tenant_id) + "@" + std::to_string(h.seq) + "=" + h.hash.substr(0, 16);
+    if (moved_.count(h.tenant_id)) heads.push_back({h.tenant_id, h.seq, h.hash});
   }
   moved_.clear();
-  if (heads.empty()) return;
-  record(Event{0, "gateway", "audit.checkpoint", "chain heads", "",
-               nlohmann::json{{"heads", std::move(heads)}}});
-  // The same heads in the process log: an anchor outside the store.
-  spdlog::info("audit checkpoint:{}", line);
+  if (heads.empty() && !own_moved) return;
+  // Appended here rather than queued: its own place in chain 0 is part of
+  // the anchor, so a chain 0 cut back behind it shows too.
+  const Event event{0, "gateway", "audit.checkpoint", "chain heads", "", nlohmann::json{{"heads", heads}}};
+  for (int attempt = 0; attempt < kMaxRelinks; ++attempt) {
+    const plugins::AuditRow row = row_of(event, now_(), head_of(0));
+    bool stored = false;
+    try {
+      stored = storage_.append_audit({row});
+    } catch (...) {
+      heads_.erase(0);  // whether it was stored is unknown: read the head again next time
+      throw;
+    }
+    if (!stored) {
+      heads_.erase(0);  // another process appended to chain 0 first: read its head again
+      continue;
+    }
+    heads_[0] = ChainHead{row.seq, row.hash};
+    {
+      std::lock_guard lock(mutex_);
+      ++written_;
+    }
+    log_anchor(row, heads);
+    return;
+  }
+  spdlog::warn("audit: checkpoint not stored: other processes kept appending to the gateway's chain first");
 }
 
 void AuditLog::checkpoint_unlocked(std::unique_lock<std::mutex>& lock) {

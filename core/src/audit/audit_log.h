@@ -3,8 +3,12 @@
 // counted per source and minute, keyset outages) is queued here without
 // blocking and appended by one thread, linked into its tenant's hash chain
 // (audit_chain.h). At a fixed interval the newest hash of every chain that
-// moved is written as a checkpoint into the gateway's own chain (tenant 0)
-// and to the log, so a chain whose tail was cut off fails verification.
+// moved is written as a checkpoint into the gateway's own chain (tenant 0),
+// and the same heads with the checkpoint's own place in chain 0 go to the
+// process log as an `audit checkpoint` line: an anchor outside the store
+// (audit_anchors.h), so a chain whose tail was cut off fails verification
+// even when its checkpoints were cut with it. With the audit key
+// (audit_key.h) every event carries a MAC, computed on the writer thread.
 //
 // Several processes may append to one store: each keeps the heads of the
 // chains it wrote; an append that finds a link taken (the store answers
@@ -12,6 +16,7 @@
 #pragma once
 
 #include "audit/audit_chain.h"
+#include "audit/audit_key.h"
 #include "plugins/storage.h"
 #include "util/periodic_thread.h"
 
@@ -23,6 +28,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -46,6 +52,8 @@ struct AuditOptions {
   std::chrono::milliseconds checkpoint_interval{60000};
   // Events held while the store fails; older ones are then dropped (logged).
   std::size_t queue_limit = 100000;
+  // Every event gets a MAC of its hash under this key (audit.hmac_key_file).
+  std::shared_ptr<const AuditKey> key;
 };
 
 class AuditLog {
@@ -109,6 +117,11 @@ class AuditLog {
   // checkpoint() with `lock` (on mutex_) released meanwhile; failures logged.
   void checkpoint_unlocked(std::unique_lock<std::mutex>& lock);
   void take_counts(bool all, std::deque<Event>& out);
+  // Under write_mutex_: the newest link of `tenant`'s chain, as this process
+  // knows it or else as the store has it.
+  ChainHead head_of(std::int64_t tenant);
+  // `event` as the row that follows `head` in its chain (linked, with its MAC).
+  plugins::AuditRow row_of(const Event& event, std::int64_t now, const ChainHead& head) const;
 
   plugins::Storage& storage_;
   const AuditOptions options_;

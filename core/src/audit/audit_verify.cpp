@@ -49,11 +49,10 @@ std::map<std::int64_t, ChainHead> checkpointed_heads(plugins::Storage& storage) 
   return heads;
 }
 
-ChainReport verify_chain(plugins::Storage& storage, std::int64_t tenant_id,
-                         std::optional<ChainHead> checkpoint) {
+ChainReport verify_chain(plugins::Storage& storage, std::int64_t tenant_id, ChainExpectations expect) {
   ChainReport report;
   report.tenant_id = tenant_id;
-  ChainVerifier verifier(tenant_id, std::move(checkpoint));
+  ChainVerifier verifier(tenant_id, std::move(expect));
   walk(storage, tenant_id, "", [&](const plugins::AuditRow& e) {
     report.fault = verifier.feed(e);
     return !report.fault;
@@ -65,28 +64,43 @@ ChainReport verify_chain(plugins::Storage& storage, std::int64_t tenant_id,
 
 }  // namespace
 
-std::vector<ChainReport> verify_chains(plugins::Storage& storage, std::optional<std::int64_t> tenant_id) {
+std::vector<ChainReport> verify_chains(plugins::Storage& storage, const VerifyOptions& options) {
+  const auto anchors_of = [&](std::int64_t tenant) {
+    return options.anchors == nullptr ? nullptr : options.anchors->of(tenant);
+  };
   std::vector<ChainReport> reports;
   // The gateway's chain holds the checkpoints: it is checked first, and a
-  // checkpoint read from a chain that fails is not trusted.
-  ChainReport own = verify_chain(storage, 0, std::nullopt);
+  // checkpoint read from a chain that fails is not trusted. The process
+  // log's anchors are: the store cannot rewrite them.
+  ChainReport own = verify_chain(storage, 0, ChainExpectations{std::nullopt, anchors_of(0), options.key});
   const auto checkpoints = own.fault ? std::map<std::int64_t, ChainHead>{} : checkpointed_heads(storage);
   std::set<std::int64_t> tenants;
   for (const auto& head : storage.audit_heads()) tenants.insert(head.tenant_id);
-  for (const auto& [tenant, head] : checkpoints) tenants.insert(tenant);  // a chain deleted whole
+  // A chain deleted whole still has its checkpoints and anchors.
+  for (const auto& [tenant, head] : checkpoints) tenants.insert(tenant);
+  if (options.anchors != nullptr) {
+    for (const auto& [tenant, anchors] : options.anchors->chains) tenants.insert(tenant);
+  }
   tenants.erase(0);
-  if (!tenant_id || *tenant_id == 0) reports.push_back(std::move(own));
+  const auto& only = options.tenant_id;
+  if (!only || *only == 0) reports.push_back(std::move(own));
   for (const std::int64_t tenant : tenants) {
-    if (tenant_id && *tenant_id != tenant) continue;
+    if (only && *only != tenant) continue;
     auto checkpoint = checkpoints.find(tenant);
     reports.push_back(verify_chain(
         storage, tenant,
-        checkpoint == checkpoints.end() ? std::nullopt : std::optional<ChainHead>(checkpoint->second)));
+        ChainExpectations{
+            checkpoint == checkpoints.end() ? std::nullopt : std::optional<ChainHead>(checkpoint->second),
+            anchors_of(tenant), options.key}));
   }
-  if (tenant_id && *tenant_id != 0 && !tenants.count(*tenant_id)) {
-    reports.push_back(ChainReport{*tenant_id, 0, std::nullopt});  // no events, and none ever checkpointed
+  if (only && *only != 0 && !tenants.count(*only)) {
+    reports.push_back(ChainReport{*only, 0, std::nullopt});  // no events, and none ever checkpointed
   }
   return reports;
+}
+
+std::vector<ChainReport> verify_chains(plugins::Storage& storage, std::optional<std::int64_t> tenant_id) {
+  return verify_chains(storage, VerifyOptions{tenant_id, nullptr, nullptr});
 }
 
 }  // namespace modelgw::audit

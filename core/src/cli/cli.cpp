@@ -2,6 +2,8 @@
 
 #include "admin/admin_service.h"
 #include "app/gateway.h"
+#include "audit/audit_anchors.h"
+#include "audit/audit_key.h"
 #include "audit/audit_log.h"
 #include "audit/audit_verify.h"
 #include "capacity/capacity_warnings.h"
@@ -72,8 +74,12 @@ commands:
   migrate                            bring the storage's schema up to date, then exit
                                      (with storage.options.migrate false, serve refuses an
                                      older schema until this has run)
-  audit verify [--tenant T]          check every audit chain (or T's): names the first event
-                                     edited, removed, inserted or reordered; exit 1 if any
+  audit verify [--tenant T] [--anchor LOG] [--key FILE]
+                                     check every audit chain (or T's): names the first event
+                                     edited, removed, inserted, reordered, rewritten, truncated
+                                     or forged; exit 1 if any. LOG: a process log whose
+                                     "audit checkpoint" lines anchor the chains; FILE: the audit
+                                     key (default: audit.hmac_key_file) to check every MAC
   version                            print the version and plugin ABI
 
 options:
@@ -119,8 +125,11 @@ struct AdminSession {
   explicit AdminSession(const Arguments& args) : config(config::load_file(config_path(args))) {
     logging::init("warn", false);
     storage = open_storage(config);
-    if (storage->supports_audit())
-      audit = std::make_unique<audit::AuditLog>(*storage, audit::AuditOptions{}, &now_ms);
+    if (storage->supports_audit()) {
+      audit::AuditOptions options;
+      options.key = audit::load_configured_key(config.audit.hmac_key_file, *storage);
+      audit = std::make_unique<audit::AuditLog>(*storage, std::move(options), &now_ms);
+    }
     std::set<std::string> aliases;
     for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
     service = std::make_unique<admin::AdminService>(admin::AdminDeps{
@@ -194,6 +203,7 @@ int cmd_check_config(const Arguments& args) {
       if (!entry.is_tier() && pc.name == entry.provider) (void)catalog::prices_of(entry, pc);
     }
   }
+  if (!cfg.audit.hmac_key_file.empty()) (void)audit::AuditKey::load(cfg.audit.hmac_key_file);
   for (const auto& var : cfg.unset_env_vars) std::cerr << "warning: ${" << var << "} is not set\n";
   // Under systemd, ExecStartPre runs this with the unit's limits: the ones
   // the service gets.
@@ -444,6 +454,25 @@ int cmd_storage(const Arguments& args) {
   return 0;
 }
 
+// The anchors in the log file `path` (every other line is ignored).
+audit::AnchorSet read_anchor_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + path);
+  auto anchors = audit::read_anchors(in);
+  if (anchors.lines == 0) {
+    std::cerr << "warning: " << path << " holds no \"audit checkpoint\" line: no chain is anchored\n";
+  }
+  if (anchors.skipped > 0) {
+    std::cerr << "warning: " << anchors.skipped << " line(s) of " << path
+              << " looked like checkpoints but could not be read (cut, or over 1 MiB)\n";
+  }
+  if (anchors.thinned) {
+    std::cerr << "warning: over " << audit::kMaxAnchors << " anchors in " << path
+              << ": each chain is checked against its newest only\n";
+  }
+  return anchors;
+}
+
 int cmd_audit(const Arguments& args) {
   const std::string sub = args.word(1, "audit subcommand (verify)");
   if (sub != "verify") throw UsageError("unknown audit subcommand '" + sub + "' (verify)");
@@ -454,14 +483,28 @@ int cmd_audit(const Arguments& args) {
     throw UsageError("the '" + storage->plugin_name() + "' storage keeps no audit log");
   std::map<std::int64_t, std::string> names{{0, "(gateway)"}};
   for (const auto& t : storage->list_tenants()) names[t.id] = t.name;
-  std::optional<std::int64_t> only;
+  audit::VerifyOptions options;
   if (auto t = args.option("tenant")) {
     auto tenant = storage->find_tenant(*t);
     if (!tenant) throw UsageError("no tenant named '" + *t + "'");
-    only = tenant->id;
+    options.tenant_id = tenant->id;
+  }
+  std::optional<audit::AnchorSet> anchors;
+  if (auto file = args.option("anchor")) {
+    anchors = read_anchor_file(*file);
+    options.anchors = &*anchors;
+    std::cout << "anchors: " << anchors->size() << " chain heads from " << anchors->lines
+              << " checkpoint line(s) of " << *file << "\n";
+  }
+  std::optional<audit::AuditKey> key;
+  const std::string key_file = args.option("key").value_or(config.audit.hmac_key_file);
+  if (!key_file.empty()) {
+    key = audit::AuditKey::load(key_file);
+    options.key = &*key;
+    std::cout << "MACs: checked with the audit key in " << key_file << "\n";
   }
   int broken = 0;
-  for (const auto& report : audit::verify_chains(*storage, only)) {
+  for (const auto& report : audit::verify_chains(*storage, options)) {
     const auto name = names.count(report.tenant_id) ? names[report.tenant_id] : "(deleted)";
     std::cout << "tenant " << name << " (id " << report.tenant_id << "): ";
     if (!report.fault) {

@@ -110,6 +110,9 @@ struct AuditConfig {
   int flush_interval_ms = 50;          // events are appended at least this often
   int checkpoint_interval_ms = 60000;  // the chains' newest hashes are recorded this often
   std::size_t queue_limit = 100000;    // events held while the store refuses them
+  // A file holding the audit key (audit/audit_key.h): every event gets a MAC
+  // under it. A secret: read at start-up, never logged; empty: no MACs.
+  std::string hmac_key_file;
 };
 
 // PII policy (issue: per-tenant block/mask/flag). A tenant's settings.pii

@@ -374,6 +374,7 @@ Config from_json(const nlohmann::json& root, std::string source) {
         static_cast<int>(r.integer("checkpoint_interval_ms", a.checkpoint_interval_ms, 100, 24 * 3'600'000));
     a.queue_limit = static_cast<std::size_t>(
         r.integer("queue_limit", static_cast<std::int64_t>(a.queue_limit), 1, 100'000'000));
+    a.hmac_key_file = r.string("hmac_key_file", "");
     r.reject_unknown_keys();
   }
   {

@@ -12,7 +12,7 @@
 namespace modelgw::auth::jwt {
 namespace {
 
-constexpr std::size_t kMaxJsonDepth = 32;
+constexpr std::size_t kMaxJwkJsonDepth = 32;
 
 // Why a key was skipped; empty when it was built.
 using Skip = std::string;
@@ -133,7 +133,7 @@ std::vector<const Jwk*> Keyset::with_kid(std::string_view kid) const {
 }
 
 std::optional<Keyset> parse_jwks(std::string_view document, std::string& reason) {
-  if (util::json_nesting_depth(document, kMaxJsonDepth) > kMaxJsonDepth) {
+  if (util::json_nesting_depth(document, kMaxJwkJsonDepth) > kMaxJwkJsonDepth) {
     reason = "the keyset document is nested too deeply";
     return std::nullopt;
   }

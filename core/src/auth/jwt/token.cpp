@@ -10,7 +10,7 @@ namespace {
 
 // JOSE headers and claim sets are flat in practice; a deep one is an attack
 // on the parser, not a token.
-constexpr std::size_t kMaxJsonDepth = 16;
+constexpr std::size_t kMaxTokenJsonDepth = 16;
 
 std::optional<nlohmann::json> decode_object(std::string_view segment, const char* what, std::string& reason) {
   auto text = base64url_decode(segment);
@@ -18,7 +18,7 @@ std::optional<nlohmann::json> decode_object(std::string_view segment, const char
     reason = std::string("the ") + what + " segment is not base64url without padding";
     return std::nullopt;
   }
-  if (util::json_nesting_depth(*text, kMaxJsonDepth) > kMaxJsonDepth) {
+  if (util::json_nesting_depth(*text, kMaxTokenJsonDepth) > kMaxTokenJsonDepth) {
     reason = std::string("the ") + what + " is nested too deeply";
     return std::nullopt;
   }
