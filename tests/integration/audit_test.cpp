@@ -7,6 +7,8 @@
 #include "harness/checks.h"
 #include "harness/stack.h"
 
+#include <filesystem>
+
 #include <sqlite3.h>
 
 namespace it {
@@ -292,6 +294,45 @@ TEST_F(AuditVerifyTest, VerifyPassesAnIntactLogAndNamesEachKindOfTampering) {
   EXPECT_EQ(one.exit_code, 1);
   EXPECT_EQ(one.out.find("tenant edited"), std::string::npos) << one.out;
   EXPECT_EQ(gw.cli({"audit", "verify", "--tenant", "nobody"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace it
+
+namespace it {
+namespace {
+
+// Audit events the store refuses past audit.queue_limit wait in the audit
+// journal instead of being dropped, and reach the chain once it answers.
+TEST(AuditJournalTest, EventsPastTheQueueLimitAreJournaledNotDropped) {
+  GatewayOptions o;
+  o.pii_yaml = "pii:\n  default_mode: block\n";
+  o.extra_yaml = "audit:\n  flush_interval_ms: 20\n  queue_limit: 3\n";
+  auto stack = start_stack(o);
+  auto& gw = *stack->gateway;
+  gw.create_tenant("journaled");
+  const auto key = gw.create_key("journaled", "chat");
+  const auto tenant = stack->usage().tenant_id("journaled");
+  ASSERT_TRUE(tenant.has_value());
+  for (int i = 0; i < 60 && unix_ms_now() % 60000 > 45000; ++i) std::this_thread::sleep_for(500ms);
+  stack->usage().exec("ALTER TABLE audit_events RENAME TO audit_events_away");
+  for (int i = 0; i < 8; ++i) {
+    const auto r =
+        post_chat(stack->port(), key.key,
+                  chat_body("gpt-4o-mini", "card 4111 1111 1111 1111 number " + std::to_string(i)));
+    EXPECT_EQ(r.status, 422) << r.body;
+  }
+  const std::string dir = gw.log_path().substr(0, gw.log_path().rfind('/'));
+  const std::string journal = dir + "/usage.audit.journal";
+  EXPECT_TRUE(eventually([&] {
+    std::error_code ec;
+    return std::filesystem::file_size(journal, ec) > 0 && !ec;
+  })) << "nothing reached "
+      << journal;
+  stack->usage().exec("ALTER TABLE audit_events_away RENAME TO audit_events");
+  EXPECT_TRUE(eventually([&] { return stack->usage().count_audit(*tenant, "pii.blocked") == 8; }))
+      << stack->usage().count_audit(*tenant, "pii.blocked") << " of 8 events reached the chain";
+  EXPECT_EQ(gw.log().find("are dropped"), std::string::npos);
 }
 
 }  // namespace

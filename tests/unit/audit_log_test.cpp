@@ -354,3 +354,47 @@ TEST_F(AuditLogTest, PiiEventsPastAFewAMinuteAreCountedIntoOne) {
 
 }  // namespace
 }  // namespace modelgw::audit
+
+namespace modelgw::audit {
+namespace {
+
+// Past audit.queue_limit while the store refuses events, they go to the
+// journal, not away: once the store answers every one is appended, in the
+// order it happened, and one an earlier run journaled is appended after a
+// restart.
+TEST_F(AuditLogTest, EventsPastTheQueueLimitWaitInTheJournalAndNoneIsDropped) {
+  AuditOptions options;
+  options.queue_limit = 10;
+  options.journal_path = (db_.dir / "audit.journal").string();
+  {
+    AuditLog log(*db_.storage, options, &AuditLogTest::clock);
+    tamper("ALTER TABLE audit_events RENAME TO audit_events_away");
+    for (int i = 0; i < 35; ++i) {
+      log.record(Event{7, "cli", "tenant.settings", "change " + std::to_string(i), "", {}});
+      if (i % 10 == 9) {
+        EXPECT_FALSE(log.flush()) << "the store is away";
+      }
+    }
+    EXPECT_FALSE(log.flush());
+    EXPECT_EQ(log.status().dropped, 0);
+    EXPECT_LE(log.status().queued, 10u) << "the rest waits in the journal, not in memory";
+    EXPECT_TRUE(log.recording());
+  }  // the process ends with events journaled
+  tamper("ALTER TABLE audit_events_away RENAME TO audit_events");
+  AuditLog restarted(*db_.storage, options, &AuditLogTest::clock);
+  restarted.record(Event{7, "cli", "tenant.settings", "change 35", "", {}});
+  ASSERT_TRUE(restarted.flush());
+  const auto c = chain(7);
+  ASSERT_GE(c.size(), 26u) << "the journaled events were appended";
+  // In order, whatever reached the store: each change once, ascending.
+  int last = -1;
+  for (const auto& row : c) {
+    const int n = std::stoi(row.target.substr(std::string("change ").size()));
+    EXPECT_GT(n, last) << "out of order at seq " << row.seq;
+    last = n;
+  }
+  EXPECT_EQ(last, 35);
+}
+
+}  // namespace
+}  // namespace modelgw::audit

@@ -192,7 +192,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
         *s.storage,
         audit::AuditOptions{std::chrono::milliseconds(ac.flush_interval_ms),
                             std::chrono::milliseconds(ac.checkpoint_interval_ms), ac.queue_limit,
-                            audit::load_configured_key(ac.hmac_key_file, *s.storage)},
+                            audit::load_configured_key(ac.hmac_key_file, *s.storage), ac.journal_path},
         &now_unix_ms);
   } else {
     spdlog::warn("storage '{}' has no audit hooks (plugin ABI < 1.3): no audit log is kept",

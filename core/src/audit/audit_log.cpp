@@ -45,11 +45,21 @@ void log_anchor(const plugins::AuditRow& checkpoint, const nlohmann::json& heads
 }  // namespace
 
 AuditLog::AuditLog(plugins::Storage& storage, AuditOptions options, Clock now)
-    : storage_(storage), options_(options), now_(std::move(now)) {}
+    : storage_(storage), options_(options), now_(std::move(now)) {
+  if (!options_.journal_path.empty()) {
+    journal_ = std::make_unique<AuditJournal>(options_.journal_path);
+    journal_holds_.store(journal_->events() > 0);
+    if (journal_->events() > 0) {
+      spdlog::warn("audit: {} events an earlier run journaled are appended once the store takes them",
+                   journal_->events());
+    }
+  }
+}
 
 void AuditLog::record(Event event) {
   std::lock_guard lock(mutex_);
-  if (queue_.size() >= options_.queue_limit) {
+  // With a journal the writer moves what is over the limit there; never dropped.
+  if (!journal_ && queue_.size() >= options_.queue_limit) {
     queue_.pop_front();
     if (dropped_++ % 1000 == 0) {
       spdlog::error("audit: {} events wait for the store (audit queue limit); the oldest are dropped",
@@ -177,12 +187,26 @@ plugins::AuditRow AuditLog::row_of(const Event& e, std::int64_t now, const Chain
 
 bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts) {
   take_counts(all_counts, queue_);
-  if (queue_.empty()) return true;
+  if (queue_.empty() && !journal_holds_.load(std::memory_order_relaxed)) return true;
   std::deque<Event> batch;
   batch.swap(queue_);
   lock.unlock();
 
   std::lock_guard writing(write_mutex_);
+  // What the journal holds is older than anything queued: it goes first.
+  std::size_t from_journal = 0;
+  if (journal_ && journal_->events() > 0) {
+    std::deque<Event> older;
+    std::string why;
+    if (journal_->read_all(older, why)) {
+      from_journal = older.size();
+      for (auto& e : batch) older.push_back(std::move(e));
+      batch.swap(older);
+    } else {
+      spdlog::error("audit: reading the journal {} failed: {}", journal_->path(), why);
+    }
+  }
+  if (batch.empty()) return true;
   const std::int64_t now = now_();
   bool stored = false;
   std::string failure;
@@ -215,16 +239,45 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
     }
   }
 
+  if (stored && from_journal > 0) {
+    std::string why;
+    // A crash before this clear appends these events again at the next start.
+    if (!journal_->clear(why))
+      spdlog::error("audit: emptying the journal {} failed: {}", journal_->path(), why);
+    journal_holds_.store(journal_->events() > 0, std::memory_order_relaxed);
+  }
   lock.lock();
   if (stored) {
     written_ += static_cast<std::int64_t>(batch.size());
     if (failing_) spdlog::info("audit: the store takes audit events again");
     failing_ = false;
+    overflowing_.store(false, std::memory_order_relaxed);
     return true;
   }
-  // Not stored: put the batch back in front, in order, for the next try.
+  // Not stored: what came from the journal stays there; the rest goes back
+  // in front of the queue, in order, for the next try.
+  batch.erase(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(from_journal));
   for (auto it = batch.rbegin(); it != batch.rend(); ++it) queue_.push_front(std::move(*it));
-  while (queue_.size() > options_.queue_limit) {
+  if (journal_ && queue_.size() > options_.queue_limit) {
+    // Over the limit: the queue moves to the journal, after what it holds.
+    std::string why;
+    if (journal_->append(queue_, why)) {
+      spdlog::warn("audit: {} events wait for the store; moved to the journal {}", queue_.size(),
+                   journal_->path());
+      queue_.clear();
+      journal_holds_.store(true, std::memory_order_relaxed);
+      overflowing_.store(false, std::memory_order_relaxed);
+    } else {
+      // Neither store nor journal: kept in memory, and chat waits (recording()).
+      if (!overflowing_.exchange(true)) {
+        spdlog::error(
+            "audit: neither the store nor the journal {} takes events ({}); chat is refused until "
+            "one does",
+            journal_->path(), why);
+      }
+    }
+  }
+  while (!journal_ && queue_.size() > options_.queue_limit) {
     queue_.pop_front();
     ++dropped_;
   }
@@ -317,6 +370,20 @@ void AuditLog::stop() {
   // A clean stop anchors the heads it wrote, then stores the checkpoint.
   if (append_queued(lock, true)) checkpoint_unlocked(lock);
   if (!append_queued(lock, true) && !queue_.empty()) {
+    // The store refuses: what is left waits in the journal for the next start.
+    if (journal_) {
+      lock.unlock();
+      std::lock_guard writing(write_mutex_);  // the writers' lock order: write_mutex_, then mutex_
+      lock.lock();
+      std::string why;
+      if (journal_->append(queue_, why)) {
+        spdlog::warn("audit: {} events wait in the journal {} for the store", queue_.size(),
+                     journal_->path());
+        queue_.clear();
+        return;
+      }
+      spdlog::error("audit: the journal {} refused {} events: {}", journal_->path(), queue_.size(), why);
+    }
     spdlog::error("audit: {} events could not be stored before exit", queue_.size());
   }
 }

@@ -16,6 +16,8 @@
 #pragma once
 
 #include "audit/audit_chain.h"
+#include "audit/audit_event.h"
+#include "audit/audit_journal.h"
 #include "audit/audit_key.h"
 #include "plugins/storage.h"
 #include "util/periodic_thread.h"
@@ -37,23 +39,15 @@
 
 namespace modelgw::audit {
 
-// What happened; the writer adds the time, the place in the chain and the hashes.
-struct Event {
-  std::int64_t tenant_id = 0;  // 0: the gateway's own chain
-  std::string actor;           // "key 12 (tenant acme)", "token sub=...", "cli", "gateway"
-  std::string action;
-  std::string target;
-  std::string request_id;
-  nlohmann::json details = nlohmann::json::object();  // never a secret or a PII value
-};
-
 struct AuditOptions {
   std::chrono::milliseconds flush_interval{50};
   std::chrono::milliseconds checkpoint_interval{60000};
-  // Events held while the store fails; older ones are then dropped (logged).
+  // Events held in memory while the store fails; past it they go to the
+  // journal (none is dropped), or without one the oldest are dropped (logged).
   std::size_t queue_limit = 100000;
   // Every event gets a MAC of its hash under this key (audit.hmac_key_file).
   std::shared_ptr<const AuditKey> key;
+  std::string journal_path;  // audit.journal_path; empty: no journal
 };
 
 class AuditLog {
@@ -105,6 +99,10 @@ class AuditLog {
     std::int64_t dropped = 0;
   };
   Status status() const;
+  // False while events can be neither stored nor journaled and more than
+  // queue_limit wait in memory: chat is refused (503) until one takes them,
+  // so no tenant's event is dropped.
+  bool recording() const { return !overflowing_.load(std::memory_order_relaxed); }
 
   static constexpr std::size_t kMaxSourcesPerMinute = 10000;
   static constexpr std::int64_t kPiiEventsPerMinute = 10;
@@ -142,6 +140,9 @@ class AuditLog {
   std::int64_t written_ = 0;
   std::int64_t dropped_ = 0;
   bool failing_ = false;
+  std::atomic<bool> overflowing_{false};
+  std::atomic<bool> journal_holds_{false};  // the journal has events (written under write_mutex_)
+  std::unique_ptr<AuditJournal> journal_;   // nullptr: none configured (used under write_mutex_)
 
   // Writer state (the thread, or flush()'s caller, under write_mutex_).
   std::mutex write_mutex_;

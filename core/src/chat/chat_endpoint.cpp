@@ -61,8 +61,9 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
                  outcome);
     co_return;
   }
-  // Nothing is served that cannot be recorded (usage_writer.h).
-  if (!deps_.usage.recording()) {
+  // Nothing is served that cannot be recorded (usage_writer.h), nor while
+  // audit events can be neither stored nor journaled (audit_log.h).
+  if (!deps_.usage.recording() || (deps_.audit != nullptr && !deps_.audit->recording())) {
     outcome.recorded = false;
     answer_error(
         call,

@@ -109,7 +109,11 @@ struct MetricsConfig {
 struct AuditConfig {
   int flush_interval_ms = 50;          // events are appended at least this often
   int checkpoint_interval_ms = 60000;  // the chains' newest hashes are recorded this often
-  std::size_t queue_limit = 100000;    // events held while the store refuses them
+  std::size_t queue_limit = 100000;    // events held in memory while the store refuses them
+  // Where events past queue_limit wait for the store (audit/audit_journal.h).
+  // Default: beside the usage journal (its name with .audit.journal);
+  // written empty: none, and the oldest events past the limit are dropped.
+  std::string journal_path;
   // A file holding the audit key (audit/audit_key.h): every event gets a MAC
   // under it. A secret: read at start-up, never logged; empty: no MACs.
   std::string hmac_key_file;

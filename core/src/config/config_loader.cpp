@@ -375,6 +375,15 @@ Config from_json(const nlohmann::json& root, std::string source) {
     a.queue_limit = static_cast<std::size_t>(
         r.integer("queue_limit", static_cast<std::int64_t>(a.queue_limit), 1, 100'000'000));
     a.hmac_key_file = r.string("hmac_key_file", "");
+    if (r.has("journal_path")) {
+      a.journal_path = r.string("journal_path", "");
+    } else {
+      std::string usage = c.usage.journal_path;
+      constexpr std::string_view kSuffix = ".journal";
+      if (usage.size() > kSuffix.size() && usage.ends_with(kSuffix))
+        usage.resize(usage.size() - kSuffix.size());
+      a.journal_path = usage + ".audit.journal";
+    }
     r.reject_unknown_keys();
   }
   {
