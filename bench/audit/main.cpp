@@ -35,8 +35,11 @@ int main(int argc, char** argv) {
 
   // 1. Through the writer: record from 8 threads, appended every 50 ms.
   {
-    audit::AuditLog log(
-        storage, audit::AuditOptions{std::chrono::milliseconds(50), std::chrono::hours(1), 10'000'000}, now);
+    audit::AuditOptions options;
+    options.flush_interval = std::chrono::milliseconds(50);
+    options.checkpoint_interval = std::chrono::hours(1);
+    options.queue_limit = 10'000'000;
+    audit::AuditLog log(storage, options, now);
     log.start();
     const auto began = Clock::now();
     std::vector<std::thread> threads;
