@@ -260,14 +260,22 @@ bool AuditLog::append_queued(std::unique_lock<std::mutex>& lock, bool all_counts
   for (auto it = batch.rbegin(); it != batch.rend(); ++it) queue_.push_front(std::move(*it));
   if (journal_ && queue_.size() > options_.queue_limit) {
     // Over the limit: the queue moves to the journal, after what it holds.
+    // The disk write runs without the queue's lock, so record() on an event
+    // loop never waits on it.
+    std::deque<Event> moving;
+    moving.swap(queue_);
+    lock.unlock();
     std::string why;
-    if (journal_->append(queue_, why)) {
-      spdlog::warn("audit: {} events wait for the store; moved to the journal {}", queue_.size(),
+    const bool journaled = journal_->append(moving, why);
+    lock.lock();
+    if (journaled) {
+      spdlog::warn("audit: {} events wait for the store; moved to the journal {}", moving.size(),
                    journal_->path());
-      queue_.clear();
       journal_holds_.store(true, std::memory_order_relaxed);
       overflowing_.store(false, std::memory_order_relaxed);
     } else {
+      // Back in front of what was recorded meanwhile, in order.
+      for (auto it = moving.rbegin(); it != moving.rend(); ++it) queue_.push_front(std::move(*it));
       // Neither store nor journal: kept in memory, and chat waits (recording()).
       if (!overflowing_.exchange(true)) {
         spdlog::error(
@@ -372,17 +380,20 @@ void AuditLog::stop() {
   if (!append_queued(lock, true) && !queue_.empty()) {
     // The store refuses: what is left waits in the journal for the next start.
     if (journal_) {
-      lock.unlock();
-      std::lock_guard writing(write_mutex_);  // the writers' lock order: write_mutex_, then mutex_
-      lock.lock();
+      std::deque<Event> moving;
+      moving.swap(queue_);
+      lock.unlock();  // the disk write runs without the queue's lock
+      std::lock_guard writing(write_mutex_);
       std::string why;
-      if (journal_->append(queue_, why)) {
-        spdlog::warn("audit: {} events wait in the journal {} for the store", queue_.size(),
+      const bool journaled = journal_->append(moving, why);
+      lock.lock();
+      if (journaled) {
+        spdlog::warn("audit: {} events wait in the journal {} for the store", moving.size(),
                      journal_->path());
-        queue_.clear();
         return;
       }
-      spdlog::error("audit: the journal {} refused {} events: {}", journal_->path(), queue_.size(), why);
+      spdlog::error("audit: the journal {} refused {} events: {}", journal_->path(), moving.size(), why);
+      for (auto it = moving.rbegin(); it != moving.rend(); ++it) queue_.push_front(std::move(*it));
     }
     spdlog::error("audit: {} events could not be stored before exit", queue_.size());
   }
