@@ -202,11 +202,21 @@ constexpr const char* kAuditMac = R"sql(
 ALTER TABLE audit_events ADD COLUMN mac TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 4: a page of GET /v1/usage filtered by model, feature or key walks
+// only the records it matches, newest first, instead of every record of the
+// tenant.
+constexpr const char* kUsageFilterIndexes = R"sql(
+CREATE INDEX usage_records_tenant_alias ON usage_records (tenant_id, alias, id);
+CREATE INDEX usage_records_tenant_feature ON usage_records (tenant_id, feature, id);
+CREATE INDEX usage_records_tenant_key ON usage_records (tenant_id, key_id, id);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema: tenants, keys, usage, prompts, budgets, ledger, idempotency, audit",
               kInitialSchema},
     Migration{2, "trace id on usage records", kUsageTraceId},
     Migration{3, "MAC on audit events", kAuditMac},
+    Migration{4, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -19,6 +19,7 @@
 #include "rows.h"
 #include "storage.h"
 #include "usage_rows.h"
+#include "usage_sql.h"
 
 namespace mgw_pg {
 namespace {
@@ -41,40 +42,14 @@ Filter check_filter(const mgw_usage_filter* in) {
   return out;
 }
 
-// A statement's text and the values of its placeholders, numbered as added:
-// PostgreSQL must infer a type for every placeholder, so only used ones exist.
-struct Query {
-  std::string sql;
-  std::vector<std::string> params;
+using Query = UsageQuery;
 
-  // Appends `prefix` and a placeholder bound to `value`.
-  Query& bind(std::string_view prefix, std::string value) {
-    params.push_back(std::move(value));
-    sql.append(prefix).append("$").append(std::to_string(params.size()));
-    return *this;
-  }
-  Query& bind(std::string_view prefix, std::int64_t value) { return bind(prefix, std::to_string(value)); }
-  Query& text(std::string_view more) {
-    sql.append(more);
-    return *this;
-  }
-  pqxx::result run(pqxx::transaction_base& tx) const {
-    return tx.exec_params(sql, pqxx::prepare::make_dynamic_params(params));
-  }
-};
+pqxx::result run(const Query& q, pqxx::transaction_base& tx) {
+  return tx.exec_params(q.sql, pqxx::prepare::make_dynamic_params(q.params));
+}
 
-// WHERE conditions on the columns records and rollups share; the caller adds
-// its time range and the rest.
 void conditions(Query& q, const Filter& f) {
-  q.bind("tenant_id = ", f.f.tenant_id);
-  if (!f.model.empty()) q.bind(" AND alias = ", f.model);
-  if (f.f.has_feature != 0) q.bind(" AND feature = ", f.feature);
-  if (f.f.key_id != 0) q.bind(" AND key_id = ", f.f.key_id);
-  if (f.f.status_min != 0 || f.f.status_max != 0) {
-    q.bind(" AND http_status BETWEEN ", std::int64_t{f.f.status_min});
-    q.bind(" AND ", std::int64_t{f.f.status_max == 0 ? 999 : f.f.status_max});
-  }
-  if (f.f.stream == 0 || f.f.stream == 1) q.bind(" AND streamed = ", std::int64_t{f.f.stream});
+  usage_conditions(q, f.f, f.model, f.feature);
 }
 
 struct Sums {
@@ -126,15 +101,8 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
     auto& db = database_of(storage);
     const Filter f = check_filter(filter);
     if (f.f.limit < 1 || f.f.limit > 1000) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 1000");
-    // Walks the (tenant_id, id) index from the newest record and stops at the limit.
-    Query q;
-    q.text("SELECT " MGW_USAGE_SELECT_COLUMNS " FROM usage_records WHERE ");
-    conditions(q, f);
-    if (f.f.from_unix_ms != 0) q.bind(" AND created_unix_ms >= ", f.f.from_unix_ms);
-    if (f.f.to_unix_ms != 0) q.bind(" AND created_unix_ms < ", f.f.to_unix_ms);
-    if (f.f.before_seq != 0) q.bind(" AND id < ", f.f.before_seq);
-    q.bind(" ORDER BY id DESC LIMIT ", f.f.limit);
-    auto rows = db.read([&](pqxx::transaction_base& tx) { return q.run(tx); });
+    const Query q = usage_page_query(f.f, f.model, f.feature);
+    auto rows = db.read([&](pqxx::transaction_base& tx) { return run(q, tx); });
     emit_usage(rows, out);
     return MGW_OK;
   });
@@ -181,7 +149,7 @@ mgw_status usage_totals(mgw_storage* storage, const mgw_usage_filter* filter, co
       // One snapshot for all of them: a record counts in exactly one.
       auto results = db.read_snapshot([&](pqxx::transaction_base& tx) {
         std::vector<pqxx::result> rs;
-        for (const auto& q : queries) rs.push_back(q.run(tx));
+        for (const auto& q : queries) rs.push_back(run(q, tx));
         return rs;
       });
       for (const auto& rows : results) collect(rows, groups);

@@ -215,6 +215,16 @@ constexpr const char* kAuditMac = R"sql(
 ALTER TABLE audit_events ADD COLUMN mac TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 9: a page of GET /v1/usage filtered by model, feature or key walks
+// only the records it matches, newest first (every SQLite index ends in the
+// rowid, so these are ordered by id within a value), instead of every record
+// of the tenant.
+constexpr const char* kUsageFilterIndexes = R"sql(
+CREATE INDEX usage_records_tenant_alias ON usage_records (tenant_id, alias);
+CREATE INDEX usage_records_tenant_feature ON usage_records (tenant_id, feature);
+CREATE INDEX usage_records_tenant_key ON usage_records (tenant_id, key_id);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
@@ -224,6 +234,7 @@ constexpr std::array kMigrations{
     Migration{6, "audit log", kAudit},
     Migration{7, "trace id on usage records", kUsageTraceId},
     Migration{8, "MAC on audit events", kAuditMac},
+    Migration{9, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

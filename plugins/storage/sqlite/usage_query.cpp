@@ -18,6 +18,7 @@
 #include "hooks.h"
 #include "storage.h"
 #include "usage_rows.h"
+#include "usage_sql.h"
 
 namespace mgw_sqlite {
 namespace {
@@ -41,17 +42,8 @@ Filter check_filter(const mgw_usage_filter* in) {
   return out;
 }
 
-// WHERE conditions on the columns records and rollups share, with numbered
-// placeholders: ?1 tenant, ?2 model, ?3 feature, ?4 key, ?5/?6 status range,
-// ?7 stream; the caller adds its time range (?8, ?9) and the rest.
 std::string conditions(const Filter& q) {
-  std::string sql = "tenant_id = ?1";
-  if (!q.model.empty()) sql += " AND alias = ?2";
-  if (q.f.has_feature != 0) sql += " AND feature = ?3";
-  if (q.f.key_id != 0) sql += " AND key_id = ?4";
-  if (q.f.status_min != 0 || q.f.status_max != 0) sql += " AND http_status BETWEEN ?5 AND ?6";
-  if (q.f.stream == 0 || q.f.stream == 1) sql += " AND streamed = ?7";
-  return sql;
+  return usage_conditions(q.f, !q.model.empty());
 }
 
 void bind_conditions(Statement& s, const Filter& q) {
@@ -113,15 +105,7 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
     auto& db = database_of(storage);
     const Filter q = check_filter(filter);
     if (q.f.limit < 1 || q.f.limit > 1000) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 1000");
-    // Walk the (tenant_id, id) index from the newest record and stop at the
-    // limit: the unary '+' keeps SQLite from ranging over created_unix_ms
-    // instead and sorting every record of the range (a second over a month of
-    // a busy tenant). A `to` far in the past walks the records after it.
-    std::string sql = "SELECT " MGW_USAGE_SELECT_COLUMNS " FROM usage_records WHERE " + conditions(q);
-    if (q.f.from_unix_ms != 0) sql += " AND +created_unix_ms >= ?8";
-    if (q.f.to_unix_ms != 0) sql += " AND +created_unix_ms < ?9";
-    if (q.f.before_seq != 0) sql += " AND id < ?10";
-    sql += " ORDER BY id DESC LIMIT ?11";
+    const std::string sql = usage_page_sql(q.f, !q.model.empty());
     return db.read([&](Connection& c) {
       auto select = c.statement(sql);
       bind_conditions(select, q);

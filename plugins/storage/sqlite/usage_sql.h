@@ -1,0 +1,20 @@
+// The SQL text of GET /v1/usage's reads, apart from running it, so that a test
+// can ask SQLite's planner about exactly what runs (usage_plan_test.cpp in
+// tests/plugins/storage_sqlite). Placeholders: ?1 tenant, ?2 model, ?3
+// feature, ?4 key, ?5/?6 status range, ?7 stream, ?8/?9 time range, ?10
+// before id, ?11 limit.
+#pragma once
+
+#include <modelgw/plugin.h>
+
+#include <string>
+
+namespace mgw_sqlite {
+
+// WHERE conditions on the columns records and rollups share (?1 to ?7).
+std::string usage_conditions(const mgw_usage_filter& f, bool has_model);
+
+// One page of a tenant's records, newest first by id.
+std::string usage_page_sql(const mgw_usage_filter& f, bool has_model);
+
+}  // namespace mgw_sqlite
