@@ -1,5 +1,7 @@
 // The official `openai` npm client against the real gateway: starts a stack
-// with one alias per vendor and runs tests/sdk/openai_sdk_test.mjs under
+// with one alias per vendor and runs tests/sdk/openai_sdk_test.mjs (chat) and
+// tests/sdk/openai_responses_test.mjs (the Responses API) and
+// tests/sdk/openai_agents_test.mjs (an OpenAI Agents SDK run) under
 // `node --test`. Needs `node` on PATH and `npm ci` run at the repository root
 // (package.json pins `openai`); without them the test fails, it never skips.
 #include "harness/checks.h"
@@ -59,9 +61,12 @@ GatewayOptions sdk_options() {
 // Tests
 // ---------------------------------------------------------------------------
 
-TEST(OpenAiSdkTest, OfficialClientPassesAgainstEveryVendor) {
+// Runs tests/sdk/<script> under `node --test` against a stack with one alias
+// per vendor; the script must pass and reach every alias.
+void run_sdk_script(const std::string& script_name,
+                    const std::vector<std::string>& must_run = {"gpt", "claude", "gemini"}) {
   const fs::path root = repository_root();
-  const fs::path script = root / "tests/sdk/openai_sdk_test.mjs";
+  const fs::path script = root / "tests/sdk" / script_name;
   ASSERT_TRUE(fs::is_regular_file(script)) << "missing " << script;
   const fs::path node = find_node();
   ASSERT_FALSE(node.empty()) << "`node` is not on PATH; the scripts install Node.js for this test";
@@ -92,11 +97,26 @@ TEST(OpenAiSdkTest, OfficialClientPassesAgainstEveryVendor) {
                               << run.err;
   EXPECT_LT(Clock::now() - started, 60s);
   // The run must have exercised every alias, not stopped at the environment check.
-  for (const char* alias : {"alias gpt", "alias claude", "alias gemini"}) {
-    EXPECT_NE(run.out.find(alias), std::string::npos) << alias << " never ran:\n" << run.out;
+  for (const std::string& alias : must_run) {
+    EXPECT_NE(run.out.find("alias " + alias), std::string::npos) << alias << " never ran:\n" << run.out;
   }
   // The SDK's requests never reach the log with the provider key.
   EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
+}
+
+TEST(OpenAiSdkTest, OfficialClientPassesAgainstEveryVendor) {
+  run_sdk_script("openai_sdk_test.mjs");
+}
+
+// client.responses (the Responses API), plain, streamed and with tools.
+TEST(OpenAiSdkTest, OfficialResponsesClientPassesAgainstEveryVendor) {
+  run_sdk_script("openai_responses_test.mjs");
+}
+
+// The OpenAI Agents SDK: an agent run with a tool call, over the Responses
+// API, through each vendor whose fake answers with tool calls.
+TEST(OpenAiSdkTest, AgentsSdkRunWithAToolCallPassesAgainstEveryToolVendor) {
+  run_sdk_script("openai_agents_test.mjs", {"claude", "gemini"});
 }
 
 }  // namespace

@@ -39,6 +39,16 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     }
     co_return;
   }
+  if (path == "/v1/responses") {
+    // The OpenAI Responses API: the chat chain behind another front door, so
+    // the same scope.
+    if (!method_is(call, "POST")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
+      const auto routes = deps_.routes.current();
+      co_await routes->chat->handle(call, *principal, &responses_door_);
+    }
+    co_return;
+  }
   if (path == "/v1/models") {
     if (!method_is(call, "GET")) co_return;
     if (co_await authenticate(deps_.auth, call, "chat")) {

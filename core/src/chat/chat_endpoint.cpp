@@ -18,9 +18,11 @@ void ChatEndpoint::answer_error(http::ServerCall& call, http::ApiError error, Ou
   chat::answer_error(call, std::move(error), outcome, deps_.redactor);
 }
 
-net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Principal& principal) {
+net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Principal& principal,
+                                     const FrontDoor* door) {
   Outcome outcome;
   open_outcome(outcome, call, principal);
+  outcome.door = door;
   outcome.metrics = deps_.metrics;
   std::optional<http::ApiError> crashed;
   try {
@@ -94,8 +96,18 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     if (!co_await take_idempotency_key(call, std::move(*key), std::get<nlohmann::json>(doc), outcome))
       co_return;
   }
-  std::string expanded;  // the body after a named prompt was filled in, when one was
-  if (prompts::names_prompt(std::get<nlohmann::json>(doc))) {
+  std::string expanded;  // the body after a named prompt was filled in (or a door's translation)
+  if (outcome.door != nullptr) {
+    // Another API's request: translated to the chat request the rest of the
+    // chain serves. Named prompts are chat's alone.
+    auto translated = outcome.door->translate(std::get<nlohmann::json>(std::move(doc)));
+    if (auto* err = std::get_if<http::ApiError>(&translated)) co_return answer_error(call, *err, outcome);
+    auto& t = std::get<DoorRequest>(translated);
+    outcome.shaper = std::move(t.shaper);
+    expanded = t.chat.dump();
+    text = expanded;
+    doc = std::move(t.chat);
+  } else if (prompts::names_prompt(std::get<nlohmann::json>(doc))) {
     if (deps_.prompts == nullptr) {
       co_return answer_error(
           call, http::bad_request("invalid_parameter", "named prompts are not enabled", "prompt"), outcome);
@@ -195,7 +207,11 @@ net::Task<bool> ChatEndpoint::take_idempotency_key(http::ServerCall& call, std::
         outcome);
     co_return false;
   }
-  const std::string digest = idempotency::request_digest(body, outcome.row.feature);
+  // A key is the tenant's across doors: the same body sent to another API
+  // is another request.
+  const std::string digest = idempotency::request_digest(
+      body, outcome.door == nullptr ? outcome.row.feature
+                                    : std::string(outcome.door->operation()) + "\n" + outcome.row.feature);
   auto step = co_await deps_.idempotency->begin(call, outcome.row.tenant_id, std::move(key), digest);
   if (step.flight) {
     outcome.idempotent = std::move(step.flight);

@@ -13,6 +13,7 @@
 #include "budget/admission.h"
 #include "catalog/catalog.h"
 #include "chat/chat_request.h"
+#include "chat/front_door.h"
 #include "chat/outcome.h"
 #include "chat/retry_policy.h"
 #include "chat/route_plan.h"
@@ -65,7 +66,10 @@ class ChatEndpoint {
  public:
   explicit ChatEndpoint(ChatDeps deps) : deps_(std::move(deps)), policy_(deps_.retry) {}
 
-  net::Task<void> handle(http::ServerCall& call, const auth::Principal& principal);
+  // `door`: the API the call came through (front_door.h); nullptr for
+  // POST /v1/chat/completions itself.
+  net::Task<void> handle(http::ServerCall& call, const auth::Principal& principal,
+                         const FrontDoor* door = nullptr);
 
  private:
   net::Task<void> serve(http::ServerCall& call, Outcome& outcome);

@@ -4,6 +4,7 @@
 
 #include "auth/principal.h"
 #include "budget/admission.h"
+#include "chat/front_door.h"
 #include "http/api_error.h"
 #include "idempotency/flight.h"
 #include "plugins/storage.h"
@@ -40,6 +41,11 @@ struct Outcome {
   // Set when this request holds an Idempotency-Key and makes the call: its
   // answer is kept for retries, or the key freed, when it ends.
   std::shared_ptr<idempotency::Flight> idempotent;
+  // The front door the call came through (nullptr: chat completions), and,
+  // once its request was translated, the writer of its answer: from then on
+  // errors name the door's parameters.
+  const FrontDoor* door = nullptr;
+  std::unique_ptr<AnswerShaper> shaper;
 };
 
 // How one try at one model ended.

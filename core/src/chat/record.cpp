@@ -20,6 +20,17 @@ void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Pr
 void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome,
                   const SecretRedactor& redactor) {
   error.message = redactor.redact(std::move(error.message));
+  if (outcome.shaper && outcome.door != nullptr && !error.param.empty()) {
+    // A later stage named a chat parameter: the client sent the door's.
+    std::string named = outcome.door->param_name(error.param);
+    if (named != error.param) {
+      const std::string quoted = "'" + error.param + "'";
+      for (auto at = error.message.find(quoted); at != std::string::npos;
+           at = error.message.find(quoted, at + named.size() + 2))
+        error.message.replace(at, quoted.size(), "'" + named + "'");
+      error.param = std::move(named);
+    }
+  }
   outcome.row.error_code = error.code;
   call.send_error(error);  // a 413 closes the connection: its unread body cannot be skipped safely
 }

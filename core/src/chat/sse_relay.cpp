@@ -8,8 +8,8 @@
 
 namespace modelgw::chat {
 
-SseRelay::SseRelay(http::ServerCall& call, const SecretRedactor& redactor)
-    : call_(call), redactor_(redactor) {
+SseRelay::SseRelay(http::ServerCall& call, const SecretRedactor& redactor, AnswerShaper* shaper)
+    : call_(call), redactor_(redactor), shaper_(shaper) {
   sink_.struct_size = sizeof sink_;
   sink_.host_data = this;
   sink_.callback_body = &SseRelay::on_body;
@@ -39,6 +39,21 @@ void SseRelay::on_chunk(void* self, mgw_str json) noexcept {
 
 void SseRelay::relay_chunk(std::string_view json) {
   if (error_ || done_ || call_.client_gone()) return;
+  if (shaper_ != nullptr) {
+    frame_.clear();
+    if (!shaper_->chunk(json, call_.request_id(), frame_)) {
+      logging::for_request(call_.request_id())
+          .error("provider plugin emitted a chunk that is not a JSON object");
+      fail(
+          http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
+      return;
+    }
+    generated_bytes_ += generated_text_bytes(json);
+    if (frame_.empty()) return;  // nothing the door shows (a role-only delta)
+    open();
+    call_.append_chunk(frame_);
+    return;
+  }
   frame_.assign("data: ");
   if (!http::append_with_request_id(frame_, json, call_.request_id())) {
     logging::for_request(call_.request_id())
@@ -78,9 +93,14 @@ void SseRelay::fail(const http::ApiError& error) {
   error_ = error;
   error_->message = redactor_.redact(std::move(error_->message));
   if (!head_sent_ || call_.client_gone()) return;  // the caller retries or answers with JSON
-  frame_.assign("data: ");
-  frame_.append(http::error_envelope(*error_, call_.request_id()));
-  frame_.append("\n\n");
+  if (shaper_ != nullptr) {
+    frame_.clear();
+    shaper_->fail(*error_, call_.request_id(), frame_);
+  } else {
+    frame_.assign("data: ");
+    frame_.append(http::error_envelope(*error_, call_.request_id()));
+    frame_.append("\n\n");
+  }
   call_.append_chunk(frame_);
   end();
 }
@@ -88,7 +108,13 @@ void SseRelay::fail(const http::ApiError& error) {
 void SseRelay::finish() {
   if (error_ || done_ || call_.client_gone()) return;
   open();
-  call_.append_chunk("data: [DONE]\n\n");
+  if (shaper_ != nullptr) {
+    frame_.clear();
+    shaper_->finish(usage_, call_.request_id(), frame_);
+    call_.append_chunk(frame_);
+  } else {
+    call_.append_chunk("data: [DONE]\n\n");
+  }
   end();
 }
 

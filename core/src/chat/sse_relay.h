@@ -6,6 +6,7 @@
 // it can still be answered with a plain JSON error (or a retry, a fallback).
 #pragma once
 
+#include "chat/front_door.h"
 #include "chat/plugin_sinks.h"
 #include "chat/secret_redactor.h"
 #include "http/server_call.h"
@@ -20,7 +21,9 @@ namespace modelgw::chat {
 
 class SseRelay {
  public:
-  SseRelay(http::ServerCall& call, const SecretRedactor& redactor);
+  // `shaper`: another door's writer of the events (nullptr: chat's own
+  // `data:` chunks and `data: [DONE]`).
+  SseRelay(http::ServerCall& call, const SecretRedactor& redactor, AnswerShaper* shaper = nullptr);
   SseRelay(const SseRelay&) = delete;
   SseRelay& operator=(const SseRelay&) = delete;
 
@@ -59,6 +62,7 @@ class SseRelay {
 
   http::ServerCall& call_;
   const SecretRedactor& redactor_;
+  AnswerShaper* shaper_;
   mgw_response_sink sink_{};
   SinkState state_;
   std::string frame_;  // reused for every event

@@ -146,6 +146,21 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
     co_return Attempt{};
   }
   std::string out;
+  if (a.outcome.shaper) {
+    // Another door's answer: the door writes it from the chat completion.
+    auto shaped = a.outcome.shaper->whole(got.body, a.call.request_id());
+    if (!shaped) {
+      answer_error(a.call,
+                   http::ApiError{502,
+                                  "provider_failed",
+                                  "the provider plugin produced a body that is not a chat completion",
+                                  {}},
+                   a.outcome, a.redactor);
+      co_return Attempt{};
+    }
+    a.call.send_json(200, *shaped);
+    co_return Attempt{};
+  }
   if (!http::append_with_request_id(out, got.body, a.call.request_id())) {
     answer_error(a.call,
                  http::ApiError{
@@ -173,7 +188,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
     ~StreamGuard() { hooks.on_stream_destroy(stream); }
   } guard{hooks, stream};
 
-  SseRelay relay(a.call, a.redactor);
+  SseRelay relay(a.call, a.redactor, a.outcome.shaper.get());
   SseBounds bounds(pcfg.max_sse_line_bytes, pcfg.max_sse_event_bytes);
   bool cancelled = false;
   // Bounded by the upstream: each read waits at most first_byte_timeout_ms,

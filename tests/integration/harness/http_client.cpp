@@ -154,9 +154,10 @@ HttpResponse post_chat(int port, const std::string& api_key, const std::string& 
 }
 
 SseStream::SseStream(int port, const std::string& api_key, const std::string& body,
-                     std::chrono::milliseconds read_timeout, const Headers& extra) {
+                     std::chrono::milliseconds read_timeout, const Headers& extra, const std::string& path) {
   session_ = open_session(port, read_timeout);
   HttpRequest req;
+  req.path = path;
   req.body = body;
   if (!api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + api_key);
   req.headers.emplace_back("Accept", "text/event-stream");
@@ -179,6 +180,7 @@ std::optional<SseEvent> SseStream::next() {
   if (ended_) return std::nullopt;
   std::string line;
   std::string data;
+  std::string type;
   bool has_data = false;
   try {
     while (true) {
@@ -199,8 +201,9 @@ std::optional<SseEvent> SseStream::next() {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.empty()) {
         if (has_data) {
-          return SseEvent{data, std::chrono::duration_cast<std::chrono::microseconds>(
-                                    std::chrono::steady_clock::now() - sent_)};
+          return SseEvent{data, type,
+                          std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::steady_clock::now() - sent_)};
         }
       } else if (line.rfind("data:", 0) == 0) {
         std::string value = line.substr(5);
@@ -208,6 +211,9 @@ std::optional<SseEvent> SseStream::next() {
         if (has_data) data.push_back('\n');
         data += value;
         has_data = true;
+      } else if (line.rfind("event:", 0) == 0) {
+        type = line.substr(6);
+        if (!type.empty() && type.front() == ' ') type.erase(0, 1);
       }  // comments and other fields are ignored
       line.clear();
     }
@@ -236,8 +242,8 @@ std::string SseResult::header(const std::string& name) const {
 }
 
 SseResult stream_chat(int port, const std::string& api_key, const std::string& body, std::size_t max_events,
-                      const Headers& extra) {
-  SseStream stream(port, api_key, body, std::chrono::milliseconds(20000), extra);
+                      const Headers& extra, const std::string& path) {
+  SseStream stream(port, api_key, body, std::chrono::milliseconds(20000), extra, path);
   SseResult result;
   result.status = stream.status();
   result.headers = stream.headers();

@@ -55,6 +55,7 @@ HttpResponse post_chat(int port, const std::string& api_key, const std::string& 
 
 struct SseEvent {
   std::string data;                // the data: lines, joined
+  std::string type;                // the event: field ("" when none, as chat sends)
   std::chrono::microseconds at{};  // since the request was sent
 };
 
@@ -63,7 +64,7 @@ class SseStream {
  public:
   SseStream(int port, const std::string& api_key, const std::string& body,
             std::chrono::milliseconds read_timeout = std::chrono::milliseconds(20000),
-            const Headers& extra = {});
+            const Headers& extra = {}, const std::string& path = "/v1/chat/completions");
   ~SseStream();
   SseStream(const SseStream&) = delete;
   SseStream& operator=(const SseStream&) = delete;
@@ -101,6 +102,7 @@ struct SseResult {
 
 // Sends a streamed chat request and reads the whole answer, boundedly.
 SseResult stream_chat(int port, const std::string& api_key, const std::string& body,
-                      std::size_t max_events = 10000, const Headers& extra = {});
+                      std::size_t max_events = 10000, const Headers& extra = {},
+                      const std::string& path = "/v1/chat/completions");
 
 }  // namespace it

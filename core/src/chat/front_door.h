@@ -1,0 +1,63 @@
+// A front door: one public API served by the chat chain. The chain
+// (chat_endpoint.cpp) authenticates, claims the idempotency key, scans for
+// PII, routes, holds spend, calls the provider, settles and records the same
+// way for every door; a door only says how its request becomes a chat
+// completions request and how the chain's answer (a chat completion, whole or
+// as chunks) goes back in its own form. POST /v1/chat/completions is the door
+// with no translation at all (a null door: nothing on its path changes).
+#pragma once
+
+#include "http/api_error.h"
+
+#include <modelgw/plugin.h>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace modelgw::chat {
+
+// How one call's answer is written in the door's form. Made per call (it may
+// keep the state of a stream); used on the call's event loop only.
+class AnswerShaper {
+ public:
+  virtual ~AnswerShaper() = default;
+  // The whole answer: the provider's chat completion body -> the door's body
+  // (a JSON object holding the top-level request_id). nullopt when the body
+  // is not a chat completion the door can read.
+  virtual std::optional<std::string> whole(std::string_view chat_completion, std::string_view request_id) = 0;
+  // A streamed answer. Each appends complete SSE events to `out`:
+  //   chunk: one chat.completion.chunk object (false: not one the door reads);
+  //   finish: after the provider's last chunk, with the usage it reported;
+  //   fail: the stream ends with `error` after it began.
+  virtual bool chunk(std::string_view chunk_json, std::string_view request_id, std::string& out) = 0;
+  virtual void finish(const std::optional<mgw_usage>& usage, std::string_view request_id,
+                      std::string& out) = 0;
+  virtual void fail(const http::ApiError& error, std::string_view request_id, std::string& out) = 0;
+};
+
+// The door's request: the chat completions document the chain serves, and
+// the shaper of its answer.
+struct DoorRequest {
+  nlohmann::json chat;
+  std::unique_ptr<AnswerShaper> shaper;
+};
+
+class FrontDoor {
+ public:
+  virtual ~FrontDoor() = default;
+  // What usage records and metrics call this API ("responses").
+  virtual std::string_view operation() const = 0;
+  // The body as sent (parsed, not yet checked) -> the chat request, or the
+  // error that names the door's own parameter.
+  virtual std::variant<DoorRequest, http::ApiError> translate(nlohmann::json body) const = 0;
+  // A later stage's error names a chat parameter (max_tokens, messages[2]...):
+  // the door's name for it.
+  virtual std::string param_name(std::string_view chat_param) const = 0;
+};
+
+}  // namespace modelgw::chat

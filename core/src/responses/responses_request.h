@@ -1,0 +1,29 @@
+// POST /v1/responses, the request side: the OpenAI Responses API's body
+// checked and translated to the chat completions request the chain serves
+// (instructions and input items to messages, function tools, tool_choice,
+// text.format to response_format, max_output_tokens to max_tokens), and the
+// members the response object repeats back. Errors name the Responses
+// parameter (input[2].content[0].image_url), never the chat one.
+#pragma once
+
+#include "http/api_error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <variant>
+
+namespace modelgw::responses {
+
+struct TranslatedRequest {
+  nlohmann::json chat;  // a chat completions body
+  // What the response object repeats of the request, with the API's
+  // defaults filled in (instructions, max_output_tokens, metadata,
+  // parallel_tool_calls, previous_response_id, reasoning, store, temperature,
+  // text, tool_choice, tools, top_p, truncation, user).
+  nlohmann::json echo;
+  bool stream = false;
+};
+
+std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body);
+
+}  // namespace modelgw::responses
