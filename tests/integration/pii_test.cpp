@@ -369,3 +369,55 @@ TEST_F(PiiTest, FlaggedRequestsPastAFewAMinuteDoNotEachWriteAnAuditEvent) {
 
 }  // namespace
 }  // namespace it
+
+namespace it {
+namespace {
+
+// POST /v1/responses goes through the same PII stage: every string the
+// upstream will see (instructions, input items, function call outputs, tool
+// and parameter descriptions) is scanned in the chat form it is sent in.
+HttpResponse responses_call(int port, const std::string& key, const json& body) {
+  HttpRequest r;
+  r.path = "/v1/responses";
+  r.body = body.dump();
+  r.headers.emplace_back("Authorization", "Bearer " + key);
+  return http_call(port, r);
+}
+
+TEST_F(PiiTest, ResponsesBlockAValueInAFunctionCallOutputAndMaskInstructionsAndToolDescriptions) {
+  const json blocked_input = json::array(
+      {{{"role", "user"}, {"content", "resp-block-marker: pay"}},
+       {{"type", "function_call"}, {"call_id", "c1"}, {"name", "pay"}, {"arguments", "{}"}},
+       {{"type", "function_call_output"}, {"call_id", "c1"}, {"output", std::string("card ") + kCard}}});
+  auto r = responses_call(stack_->port(), tenant_keys_.at("blocker"),
+                          {{"model", "gpt-4o-mini"}, {"input", blocked_input}});
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "input")) << r.body;
+  EXPECT_EQ(r.body.find("4111"), std::string::npos);
+  EXPECT_TRUE(stack_->fake->find_request("resp-block-marker").is_null())
+      << "a blocked request reached the vendor";
+
+  const json to = {{"type", "string"}, {"description", std::string("e.g. ") + kEmail}};
+  const json parameters = {{"type", "object"}, {"properties", {{"to", to}}}};
+  const json tool = {{"type", "function"},
+                     {"name", "notify"},
+                     {"description", std::string("mails ") + kEmail},
+                     {"parameters", parameters}};
+  r = responses_call(stack_->port(), tenant_keys_.at("masker"),
+                     {{"model", "gpt-4o-mini"},
+                      {"instructions", std::string("resp-mask-marker: the owner is ") + kEmail},
+                      {"input", "hello"},
+                      {"tools", json::array({tool})}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("resp-mask-marker");
+  ASSERT_TRUE(sent.is_object());
+  EXPECT_EQ(sent["body"]["messages"][0]["content"], "resp-mask-marker: the owner is [EMAIL_1]");
+  EXPECT_EQ(sent["body"]["tools"][0]["function"]["description"], "mails [EMAIL_1]");
+  EXPECT_EQ(sent["body"]["tools"][0]["function"]["parameters"]["properties"]["to"]["description"],
+            "e.g. [EMAIL_1]");
+  EXPECT_EQ(sent["body"].dump().find(kEmail), std::string::npos);
+  EXPECT_EQ(record_of(r).pii_action, "masked");
+  expect_no_value_leaked({kEmail, kCard});
+}
+
+}  // namespace
+}  // namespace it

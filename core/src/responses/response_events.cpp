@@ -15,7 +15,11 @@ void ResponseEventWriter::event(std::string_view type, json data, std::string& o
   data["type"] = type;
   data["sequence_number"] = sequence_++;
   data["request_id"] = request_id_;
-  out.append("event: ").append(type).append("\ndata: ").append(data.dump()).append("\n\n");
+  out.append("event: ")
+      .append(type)
+      .append("\ndata: ")
+      .append(data.dump(-1, ' ', false, json::error_handler_t::replace))
+      .append("\n\n");
 }
 
 json ResponseEventWriter::response(std::string_view status) const {
@@ -89,9 +93,9 @@ ResponseEventWriter::Item& ResponseEventWriter::open_call(std::int64_t index, co
   item.kind = Item::function_call;
   item.id = function_call_id(request_id_, calls_.size());
   item.output_index = items_.size();
-  item.call_id = call.value("id", "");
+  item.call_id = string_member(call, "id");
   if (const auto f = call.find("function"); f != call.end() && f->is_object())
-    item.name = f->value("name", "");
+    item.name = string_member(*f, "name");
   items_.push_back(std::move(item));
   calls_.emplace_back(index, items_.size() - 1);
   Item& c = items_.back();
@@ -155,7 +159,7 @@ bool ResponseEventWriter::chunk(std::string_view chunk_json, std::string& out) {
   if (choices == chunk.end() || !choices->is_array()) return true;
   for (const auto& choice : *choices) {
     // One output per response: the Responses API has no `n`.
-    if (!choice.is_object() || choice.value("index", 0) != 0) continue;
+    if (!choice.is_object() || int_member(choice, "index") != 0) continue;
     if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
       for (const char* kind : {"content", "refusal"}) {
         const auto text = delta->find(kind);
@@ -179,10 +183,10 @@ bool ResponseEventWriter::chunk(std::string_view chunk_json, std::string& out) {
       if (const auto calls = delta->find("tool_calls"); calls != delta->end() && calls->is_array()) {
         for (const auto& call : *calls) {
           if (!call.is_object()) continue;
-          Item& c = open_call(call.value("index", std::int64_t{0}), call, out);
+          Item& c = open_call(int_member(call, "index"), call, out);
           const auto f = call.find("function");
           if (f == call.end() || !f->is_object()) continue;
-          if (c.name.empty()) c.name = f->value("name", "");
+          if (c.name.empty()) c.name = string_member(*f, "name");
           const auto args = f->find("arguments");
           if (args == f->end() || !args->is_string() || args->get_ref<const std::string&>().empty()) continue;
           c.arguments += args->get_ref<const std::string&>();
@@ -222,10 +226,16 @@ void ResponseEventWriter::fail(const http::ApiError& error, std::string& out) {
   event("response.failed", json{{"response", std::move(r)}}, out);
   // The spec's error form, as a typed event: clients that read `error`
   // members (the openai SDKs raise on them) see the envelope.
-  json envelope = json::parse(http::error_envelope(error, request_id_));
+  const json param = error.param.empty() ? json(nullptr) : json(error.param);
+  json envelope = {{"error",
+                    {{"type", error.type()},
+                     {"code", error.code},
+                     {"message", error.message},
+                     {"param", param},
+                     {"request_id", request_id_}}}};
   envelope["code"] = error.code;
   envelope["message"] = error.message;
-  envelope["param"] = error.param.empty() ? json(nullptr) : json(error.param);
+  envelope["param"] = param;
   event("error", std::move(envelope), out);
 }
 

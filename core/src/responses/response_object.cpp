@@ -11,8 +11,7 @@ std::string_view id_suffix(std::string_view request_id) {
 }
 
 std::int64_t int_at(const json& object, const char* key) {
-  const auto v = object.find(key);
-  return v != object.end() && v->is_number_integer() ? v->get<std::int64_t>() : 0;
+  return int_member(object, key, 0);
 }
 
 std::string text_of(const json& v) {
@@ -28,6 +27,18 @@ std::string text_of(const json& v) {
 }
 
 }  // namespace
+
+std::string string_member(const json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto v = object.find(key);
+  return v != object.end() && v->is_string() ? v->get<std::string>() : std::string();
+}
+
+std::int64_t int_member(const json& object, const char* key, std::int64_t fallback) {
+  if (!object.is_object()) return fallback;
+  const auto v = object.find(key);
+  return v != object.end() && v->is_number_integer() ? v->get<std::int64_t>() : fallback;
+}
 
 std::string response_id(std::string_view request_id) {
   return "resp_" + std::string(id_suffix(request_id));
@@ -125,9 +136,9 @@ std::optional<std::string> whole_response(std::string_view chat_completion, cons
       const json& function = call["function"];
       output.push_back(json{{"type", "function_call"},
                             {"id", function_call_id(request_id, i)},
-                            {"call_id", call.value("id", "")},
-                            {"name", function.value("name", "")},
-                            {"arguments", function.value("arguments", "")},
+                            {"call_id", string_member(call, "id")},
+                            {"name", string_member(function, "name")},
+                            {"arguments", string_member(function, "arguments")},
                             {"status", "completed"}});
     }
   }
@@ -135,7 +146,7 @@ std::optional<std::string> whole_response(std::string_view chat_completion, cons
   apply_finish_reason(
       r, finish != choice.end() && finish->is_string() ? finish->get_ref<const std::string&>() : "");
   if (const auto usage = chat.find("usage"); usage != chat.end()) r["usage"] = responses_usage(*usage);
-  return r.dump();
+  return r.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace modelgw::responses

@@ -14,6 +14,12 @@
 
 namespace modelgw::responses {
 
+// A member read from what a plugin wrote, whatever its type: the string or
+// integer when it is one, else the fallback (nlohmann's value() throws on a
+// member of another type).
+std::string string_member(const nlohmann::json& object, const char* key);
+std::int64_t int_member(const nlohmann::json& object, const char* key, std::int64_t fallback = 0);
+
 // Ids derived from the call's request_id (req_<24>): resp_<24>, msg_<24>,
 // fc_<24>_<n>. Unique as request ids are, and a support ticket that quotes
 // one finds the request.
