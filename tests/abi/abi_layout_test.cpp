@@ -52,7 +52,7 @@ static_assert(MGW_CALL_CONTEXT_SIZE_1_0 == 88 && MGW_CALL_CONTEXT_SIZE_1_1 == 10
 static_assert(MGW_USAGE_SIZE_1_0 == 32 && MGW_USAGE_SIZE_1_2 == 40 && MGW_ERROR_INFO_SIZE_1_0 == 72);
 static_assert(MGW_REQUEST_SINK_SIZE_1_0 == 48 && MGW_RESPONSE_SINK_SIZE_1_0 == 48);
 static_assert(MGW_USAGE_RECORD_SIZE_1_0 == 224 && MGW_USAGE_RECORD_SIZE_1_2 == 320 &&
-              MGW_USAGE_RECORD_SIZE_1_6 == 336);
+              MGW_USAGE_RECORD_SIZE_1_6 == 336 && MGW_USAGE_RECORD_SIZE_1_8 == 352);
 static_assert(MGW_ROW_SINK_SIZE_1_0 == 48 && MGW_ROW_SINK_SIZE_1_2 == 64 && MGW_ROW_SINK_SIZE_1_3 == 80 &&
               MGW_ROW_SINK_SIZE_1_5 == 88 && MGW_LEDGER_WINDOW_SIZE_1_5 == 40);
 static_assert(MGW_TENANT_RECORD_SIZE_1_0 == 56 && MGW_USAGE_QUERY_SIZE_1_0 == 56);
@@ -66,7 +66,7 @@ static_assert(sizeof(mgw_tenant_record) == 56 && offsetof(mgw_tenant_record, set
 static_assert(sizeof(mgw_prompt_version_record) == 104 &&
               offsetof(mgw_prompt_version_record, created_unix_ms) == 96);
 static_assert(sizeof(mgw_api_key_record) == 104 && offsetof(mgw_api_key_record, revoked_unix_ms) == 96);
-static_assert(sizeof(mgw_usage_record) == 336 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
+static_assert(sizeof(mgw_usage_record) == 352 && offsetof(mgw_usage_record, created_unix_ms) == 160 &&
               offsetof(mgw_usage_record, prompt_version) == 184 &&
               offsetof(mgw_usage_record, pii_action) == 192 &&
               offsetof(mgw_usage_record, pii_findings) == 208);
@@ -77,10 +77,15 @@ static_assert(offsetof(mgw_usage_record, seq) == 224 && offsetof(mgw_usage_recor
               offsetof(mgw_usage_record, charges) == 304 && offsetof(mgw_usage_record, charge_count) == 312);
 // ABI 1.6
 static_assert(offsetof(mgw_usage_record, trace_id) == 320);
+// ABI 1.8
+static_assert(offsetof(mgw_usage_record, operation) == 336);
 static_assert(sizeof(mgw_usage) == 40 && offsetof(mgw_usage, cached_prompt_tokens) == 32);
 static_assert(sizeof(mgw_ledger_charge) == 16);
-static_assert(sizeof(mgw_usage_filter) == 128 && offsetof(mgw_usage_filter, feature) == 56 &&
+static_assert(MGW_USAGE_FILTER_SIZE_1_2 == 128 && offsetof(mgw_usage_filter, feature) == 56 &&
               offsetof(mgw_usage_filter, before_seq) == 96 && offsetof(mgw_usage_filter, group_by) == 112);
+// ABI 1.8
+static_assert(sizeof(mgw_usage_filter) == 144 && offsetof(mgw_usage_filter, operation) == 128 &&
+              MGW_USAGE_FILTER_SIZE_1_8 == 144);
 static_assert(sizeof(mgw_usage_group) == 64 && offsetof(mgw_usage_group, cost_micros) == 56);
 static_assert(sizeof(mgw_budget_record) == 104 && offsetof(mgw_budget_record, limit_micros) == 88);
 static_assert(sizeof(mgw_lease_request) == 88 && offsetof(mgw_lease_request, holder) == 72);
@@ -117,9 +122,9 @@ static_assert(sizeof(mgw_audit_event) == 168 && offsetof(mgw_audit_event, mac) =
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointSeven) {
+TEST(AbiLayout, VersionIsOnePointEight) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 7);
+  EXPECT_EQ(MGW_ABI_MINOR, 8);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 7
+#define MGW_ABI_MINOR 8
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -637,6 +637,13 @@ typedef struct mgw_usage_record {
    * characters) the request was served under, from its traceparent header or
    * started by the host; len 0 for records written before 1.6. */
   mgw_str trace_id;
+  /* ABI 1.8 (check with MGW_HAS_FIELD): the API the request came through, a
+   * short ASCII name: "chat.completions" (POST /v1/chat/completions),
+   * "responses" (POST /v1/responses), later "messages", "embeddings". Opaque
+   * to storage, which keeps it as given. A record from an older host has no
+   * such field, and len 0 means the same: "chat.completions", which is also
+   * what every record stored before 1.8 reads back as. */
+  mgw_str operation;
 } mgw_usage_record;
 
 /* Filters for on_usage_query; a zero / empty field does not filter. */
@@ -671,6 +678,10 @@ typedef struct mgw_usage_filter {
   /* on_usage_totals: "" for one row over the whole filter, or "hour", "day"
    * (UTC; key is the bucket's start in Unix ms, as decimal), "model", "feature", "key". */
   mgw_str group_by;
+  /* ABI 1.8 (check with MGW_HAS_FIELD): only records whose operation (see
+   * mgw_usage_record.operation) equals this; len 0: any. A record stored
+   * without one matches "chat.completions". */
+  mgw_str operation;
 } mgw_usage_filter;
 
 /* Sums over usage records. key: see mgw_usage_filter.group_by; len 0 for totals. */
@@ -1068,8 +1079,10 @@ typedef struct mgw_storage_hooks {
 #define MGW_USAGE_RECORD_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage_record, pii_findings)
 #define MGW_USAGE_RECORD_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_record, charge_count)
 #define MGW_USAGE_RECORD_SIZE_1_6 MGW_SIZE_THROUGH(mgw_usage_record, trace_id)
+#define MGW_USAGE_RECORD_SIZE_1_8 MGW_SIZE_THROUGH(mgw_usage_record, operation)
 #define MGW_USAGE_QUERY_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage_query, limit)
 #define MGW_USAGE_FILTER_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_filter, group_by)
+#define MGW_USAGE_FILTER_SIZE_1_8 MGW_SIZE_THROUGH(mgw_usage_filter, operation)
 #define MGW_USAGE_GROUP_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage_group, cost_micros)
 #define MGW_BUDGET_RECORD_SIZE_1_2 MGW_SIZE_THROUGH(mgw_budget_record, created_unix_ms)
 #define MGW_LEASE_REQUEST_SIZE_1_2 MGW_SIZE_THROUGH(mgw_lease_request, holder)
