@@ -211,12 +211,26 @@ CREATE INDEX usage_records_tenant_feature ON usage_records (tenant_id, feature, 
 CREATE INDEX usage_records_tenant_key ON usage_records (tenant_id, key_id, id);
 )sql";
 
+// Version 5 (ABI 1.8): the API each request came through. Records stored
+// before came through chat completions, the only one there was (a constant
+// default: no rewrite of usage_records). The hourly rollups gain it as part
+// of their key, so totals filtered by operation still read the rollups; the
+// existing rows are all chat completions.
+constexpr const char* kUsageOperation = R"sql(
+ALTER TABLE usage_records ADD COLUMN operation TEXT NOT NULL DEFAULT 'chat.completions';
+ALTER TABLE usage_rollup_hour ADD COLUMN operation TEXT NOT NULL DEFAULT 'chat.completions';
+ALTER TABLE usage_rollup_hour DROP CONSTRAINT usage_rollup_hour_pkey;
+ALTER TABLE usage_rollup_hour
+  ADD PRIMARY KEY (tenant_id, hour_start, alias, feature, key_id, http_status, streamed, operation);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema: tenants, keys, usage, prompts, budgets, ledger, idempotency, audit",
               kInitialSchema},
     Migration{2, "trace id on usage records", kUsageTraceId},
     Migration{3, "MAC on audit events", kAuditMac},
     Migration{4, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
+    Migration{5, "operation on usage records and their hourly rollups", kUsageOperation},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -61,15 +61,16 @@ constexpr std::array kStatements{
         "prompt_tokens, completion_tokens, total_tokens, http_status, error_code, latency_us, ttft_us, "
         "streamed, created_unix_ms, prompt_name, prompt_version, pii_action, pii_findings, feature, "
         "cached_prompt_tokens, cost_micros, price_input_micros, price_output_micros, "
-        "price_cached_micros, reason, trace_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-        "$13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27) "
+        "price_cached_micros, reason, trace_id, operation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+        "$11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28) "
         "ON CONFLICT (request_id) DO NOTHING RETURNING id"},
     NamedStatement{
         "usage_rollup_add",
         "INSERT INTO usage_rollup_hour AS r (tenant_id, hour_start, alias, feature, key_id, "
-        "http_status, streamed, requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
-        "ON CONFLICT (tenant_id, hour_start, alias, feature, key_id, http_status, streamed) DO UPDATE "
+        "http_status, streamed, requests, prompt_tokens, completion_tokens, total_tokens, cost_micros, "
+        "operation) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) "
+        "ON CONFLICT (tenant_id, hour_start, alias, feature, key_id, http_status, streamed, operation) "
+        "DO UPDATE "
         "SET requests = r.requests + EXCLUDED.requests, prompt_tokens = r.prompt_tokens + "
         "EXCLUDED.prompt_tokens, "
         "completion_tokens = r.completion_tokens + EXCLUDED.completion_tokens, "

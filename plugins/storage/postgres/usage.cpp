@@ -24,6 +24,7 @@ namespace {
 
 constexpr std::int64_t kDefaultLimit = 100;
 constexpr std::int64_t kMaxLimit = 1000;
+constexpr const char* kDefaultOperation = "chat.completions";
 
 // The size of mgw_usage_record in ABI 1.0: the least a host may send.
 constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_unix_ms) + sizeof(int64_t);
@@ -33,11 +34,11 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 struct UsageRow {
   mgw_usage_record record;
   std::string request_id, alias, provider, upstream_model, error_code, prompt_name, pii_action, pii_findings,
-      feature, reason, trace_id;
+      feature, reason, trace_id, operation;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   // NUL bytes and bytes that are not UTF-8 cannot go into PostgreSQL's text;
   // they become U+FFFD rather than costing the record (see storable_text).
   auto text = [](mgw_str s, std::string_view field) { return storable_text(bytes_arg(s, field)); };
@@ -52,6 +53,10 @@ UsageRow check_record(const mgw_usage_record& in) {
   row.feature = text(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
   row.reason = text(row.record.reason, "reason");
   row.trace_id = text(row.record.trace_id, "trace_id");  // ABI 1.6: empty from an older host
+  // ABI 1.8: an older host's records (and an empty value) came through chat
+  // completions, the only API there was; stored as such so filters match them.
+  row.operation = text(row.record.operation, "operation");
+  if (row.operation.empty()) row.operation = kDefaultOperation;
   if (row.record.charge_count > 0 && row.record.charges == nullptr)
     throw Failure(MGW_INVALID_ARGUMENT,
                   "charges: NULL with charge_count " + std::to_string(row.record.charge_count));
@@ -94,7 +99,7 @@ bool insert_record(pqxx::work& tx, const UsageRow& row) {
                            r.created_unix_ms, row.prompt_name, r.prompt_version, row.pii_action,
                            row.pii_findings, row.feature, r.cached_prompt_tokens, r.cost_micros,
                            r.price_input_micros, r.price_output_micros, r.price_cached_micros, row.reason,
-                           row.trace_id)
+                           row.trace_id, row.operation)
               .empty();
 }
 
@@ -106,7 +111,7 @@ bool insert_record(pqxx::work& tx, const UsageRow& row) {
 
 // One hourly rollup row's key, ordered as the rows are locked.
 using RollupKey = std::tuple<std::int64_t, std::int64_t, std::string, std::string, std::int64_t, std::int32_t,
-                             std::int32_t>;
+                             std::int32_t, std::string>;
 struct RollupSum {
   std::int64_t requests = 0, prompt_tokens = 0, completion_tokens = 0, total_tokens = 0, cost_micros = 0;
 };
@@ -115,7 +120,7 @@ void add_to_rollups(std::map<RollupKey, RollupSum>& sums, const UsageRow& row) {
   const auto& r = row.record;
   const std::int64_t hour = r.created_unix_ms - (((r.created_unix_ms % kHourMs) + kHourMs) % kHourMs);
   auto& sum = sums[RollupKey{r.tenant_id, hour, row.alias, row.feature, r.key_id, r.http_status,
-                             r.streamed != 0 ? 1 : 0}];
+                             r.streamed != 0 ? 1 : 0, row.operation}];
   sum.requests += 1;
   sum.prompt_tokens += r.prompt_tokens;
   sum.completion_tokens += r.completion_tokens;
@@ -127,9 +132,9 @@ void add_to_rollups(std::map<RollupKey, RollupSum>& sums, const UsageRow& row) {
 // adds to its row atomically, whoever else adds at the same time.
 void write_rollups(pqxx::work& tx, const std::map<RollupKey, RollupSum>& sums) {
   for (const auto& [key, sum] : sums) {
-    const auto& [tenant, hour, alias, feature, key_id, status, streamed] = key;
+    const auto& [tenant, hour, alias, feature, key_id, status, streamed, operation] = key;
     tx.exec_prepared("usage_rollup_add", tenant, hour, alias, feature, key_id, status, streamed, sum.requests,
-                     sum.prompt_tokens, sum.completion_tokens, sum.total_tokens, sum.cost_micros);
+                     sum.prompt_tokens, sum.completion_tokens, sum.total_tokens, sum.cost_micros, operation);
   }
 }
 
@@ -223,6 +228,7 @@ void emit_usage(const pqxx::result& rows, const mgw_row_sink* out) {
     record.reason = str_of(row[25]);
     record.seq = int64_of(row[26]);
     record.trace_id = str_of(row[27]);
+    record.operation = str_of(row[28]);
     out->callback_usage(out->host_data, &record);
   }
 }

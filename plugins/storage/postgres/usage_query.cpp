@@ -29,13 +29,14 @@ constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 struct Filter {
   mgw_usage_filter f;
-  std::string model, feature, group_by;
+  std::string model, feature, group_by, operation;
 };
 
 Filter check_filter(const mgw_usage_filter* in) {
   if (in == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "filter: NULL");
-  Filter out{read_growable(*in), {}, {}, {}};
+  Filter out{read_growable(*in), {}, {}, {}, {}};
   out.model = text_arg(out.f.model, "model");
+  out.operation = text_arg(out.f.operation, "operation");  // ABI 1.8: empty (any) from an older host
   out.feature = text_arg(out.f.feature, "feature");
   out.group_by = text_arg(out.f.group_by, "group_by");
   if (out.f.tenant_id < 0) throw Failure(MGW_INVALID_ARGUMENT, "tenant_id: must not be negative");
@@ -49,7 +50,7 @@ pqxx::result run(const Query& q, pqxx::transaction_base& tx) {
 }
 
 void conditions(Query& q, const Filter& f) {
-  usage_conditions(q, f.f, f.model, f.feature);
+  usage_conditions(q, f.f, f.model, f.feature, f.operation);
 }
 
 struct Sums {
@@ -101,7 +102,7 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
     auto& db = database_of(storage);
     const Filter f = check_filter(filter);
     if (f.f.limit < 1 || f.f.limit > 1000) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 1000");
-    const Query q = usage_page_query(f.f, f.model, f.feature);
+    const Query q = usage_page_query(f.f, f.model, f.feature, f.operation);
     auto rows = db.read([&](pqxx::transaction_base& tx) { return run(q, tx); });
     emit_usage(rows, out);
     return MGW_OK;

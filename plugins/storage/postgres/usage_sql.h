@@ -30,12 +30,13 @@ struct UsageQuery {
 };
 
 // Appends the WHERE conditions on the columns records and rollups share; the
-// caller adds its time range and the rest. `model` and `feature` are the
-// filter's texts, already checked.
+// caller adds its time range and the rest. `model`, `feature` and
+// `operation` are the filter's texts, already checked.
 void usage_conditions(UsageQuery& q, const mgw_usage_filter& f, std::string_view model,
-                      std::string_view feature);
+                      std::string_view feature, std::string_view operation = {});
 
 // One page of a tenant's records, newest first by id.
-UsageQuery usage_page_query(const mgw_usage_filter& f, std::string_view model, std::string_view feature);
+UsageQuery usage_page_query(const mgw_usage_filter& f, std::string_view model, std::string_view feature,
+                            std::string_view operation = {});
 
 }  // namespace mgw_pg

@@ -225,6 +225,38 @@ CREATE INDEX usage_records_tenant_feature ON usage_records (tenant_id, feature);
 CREATE INDEX usage_records_tenant_key ON usage_records (tenant_id, key_id);
 )sql";
 
+// Version 10 (ABI 1.8): the API each request came through. Records stored
+// before came through chat completions, the only one there was. The hourly
+// rollups gain it as part of their key, so totals filtered by operation still
+// read the rollups; SQLite cannot change a primary key in place, so the table
+// is rebuilt with its rows, all of them chat completions.
+constexpr const char* kUsageOperation = R"sql(
+ALTER TABLE usage_records ADD COLUMN operation TEXT NOT NULL DEFAULT 'chat.completions';
+
+CREATE TABLE usage_rollup_hour_v10 (
+  tenant_id         INTEGER NOT NULL,
+  hour_start        INTEGER NOT NULL,
+  alias             TEXT    NOT NULL,
+  feature           TEXT    NOT NULL,
+  key_id            INTEGER NOT NULL,
+  http_status       INTEGER NOT NULL,
+  streamed          INTEGER NOT NULL,
+  operation         TEXT    NOT NULL,
+  requests          INTEGER NOT NULL,
+  prompt_tokens     INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  total_tokens      INTEGER NOT NULL,
+  cost_micros       INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, hour_start, alias, feature, key_id, http_status, streamed, operation)
+) WITHOUT ROWID;
+INSERT INTO usage_rollup_hour_v10
+  SELECT tenant_id, hour_start, alias, feature, key_id, http_status, streamed, 'chat.completions',
+         requests, prompt_tokens, completion_tokens, total_tokens, cost_micros
+  FROM usage_rollup_hour;
+DROP TABLE usage_rollup_hour;
+ALTER TABLE usage_rollup_hour_v10 RENAME TO usage_rollup_hour;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
@@ -235,6 +267,7 @@ constexpr std::array kMigrations{
     Migration{7, "trace id on usage records", kUsageTraceId},
     Migration{8, "MAC on audit events", kAuditMac},
     Migration{9, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
+    Migration{10, "operation on usage records and their hourly rollups", kUsageOperation},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

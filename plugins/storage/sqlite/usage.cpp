@@ -19,6 +19,7 @@ namespace {
 
 constexpr std::int64_t kDefaultLimit = 100;
 constexpr std::int64_t kMaxLimit = 1000;
+constexpr std::string_view kDefaultOperation = "chat.completions";
 
 // The size of mgw_usage_record in ABI 1.0: the least a host may send.
 constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_unix_ms) + sizeof(int64_t);
@@ -27,11 +28,11 @@ constexpr std::size_t kUsageRecordV1Size = offsetof(mgw_usage_record, created_un
 struct UsageRow {
   mgw_usage_record record;
   std::string_view request_id, alias, provider, upstream_model, error_code, prompt_name, pii_action,
-      pii_findings, feature, reason, trace_id;
+      pii_findings, feature, reason, trace_id, operation;
 };
 
 UsageRow check_record(const mgw_usage_record& in) {
-  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   row.request_id = text_arg(row.record.request_id, "request_id");
   row.alias = text_arg(row.record.alias, "alias");
   row.provider = text_arg(row.record.provider, "provider");
@@ -43,6 +44,10 @@ UsageRow check_record(const mgw_usage_record& in) {
   row.feature = text_arg(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
   row.reason = text_arg(row.record.reason, "reason");
   row.trace_id = text_arg(row.record.trace_id, "trace_id");  // ABI 1.6: empty from an older host
+  // ABI 1.8: an older host's records (and an empty value) came through chat
+  // completions, the only API there was; stored as such so filters match them.
+  row.operation = text_arg(row.record.operation, "operation");
+  if (row.operation.empty()) row.operation = kDefaultOperation;
   if (row.record.charge_count > 0 && row.record.charges == nullptr)
     throw Failure(MGW_INVALID_ARGUMENT,
                   "charges: NULL with charge_count " + std::to_string(row.record.charge_count));
@@ -77,7 +82,7 @@ std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t
   "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \
   "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms, prompt_name, " \
   "prompt_version, pii_action, pii_findings, feature, cached_prompt_tokens, cost_micros, "               \
-  "price_input_micros, price_output_micros, price_cached_micros, reason, trace_id"
+  "price_input_micros, price_output_micros, price_cached_micros, reason, trace_id, operation"
 
 void insert_row(Statement& insert, const UsageRow& row) {
   const auto& r = row.record;
@@ -108,6 +113,7 @@ void insert_row(Statement& insert, const UsageRow& row) {
   insert.bind(25, r.price_cached_micros);
   insert.bind(26, row.reason);
   insert.bind(27, row.trace_id);
+  insert.bind(28, row.operation);
   insert.run();
 }
 
@@ -125,6 +131,7 @@ void add_to_rollup(Statement& upsert, const UsageRow& row) {
   upsert.bind(9, r.completion_tokens);
   upsert.bind(10, r.total_tokens);
   upsert.bind(11, r.cost_micros);
+  upsert.bind(12, row.operation);
   upsert.run();
 }
 
@@ -195,6 +202,7 @@ void emit_usage(const Statement& row, const mgw_row_sink* out) {
   record.reason = row.str(25);
   record.seq = row.int64(26);
   record.trace_id = row.str(27);
+  record.operation = row.str(28);
   out->callback_usage(out->host_data, &record);
 }
 
@@ -246,15 +254,15 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
           auto insert =
               c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)");
+                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)");
           insert_row(insert, row);
         }
         {
           auto upsert = c.statement(
               "INSERT INTO usage_rollup_hour (tenant_id, hour_start, alias, feature, key_id, http_status, "
-              "streamed, "
+              "streamed, operation, "
               "requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
-              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9, ?10, ?11) "
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?12, 1, ?8, ?9, ?10, ?11) "
               "ON CONFLICT DO UPDATE SET requests = requests + 1, prompt_tokens = prompt_tokens + "
               "excluded.prompt_tokens, "
               "completion_tokens = completion_tokens + excluded.completion_tokens, "

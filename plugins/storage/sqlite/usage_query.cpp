@@ -29,13 +29,14 @@ constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 struct Filter {
   mgw_usage_filter f;
-  std::string_view model, feature, group_by;
+  std::string_view model, feature, group_by, operation;
 };
 
 Filter check_filter(const mgw_usage_filter* in) {
   if (in == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "filter: NULL");
-  Filter out{read_growable(*in), {}, {}, {}};
+  Filter out{read_growable(*in), {}, {}, {}, {}};
   out.model = text_arg(out.f.model, "model");
+  out.operation = text_arg(out.f.operation, "operation");  // ABI 1.8: empty (any) from an older host
   out.feature = text_arg(out.f.feature, "feature");
   out.group_by = text_arg(out.f.group_by, "group_by");
   if (out.f.tenant_id < 0) throw Failure(MGW_INVALID_ARGUMENT, "tenant_id: must not be negative");
@@ -54,6 +55,9 @@ void bind_conditions(Statement& s, const Filter& q) {
   s.bind(5, std::int64_t{q.f.status_min});
   s.bind(6, std::int64_t{q.f.status_max == 0 ? 999 : q.f.status_max});
   s.bind(7, std::int64_t{q.f.stream});
+  // Past the highest number every statement has: bound only when the
+  // condition is there (SQLite refuses a placeholder the text lacks).
+  if (!q.operation.empty()) s.bind(12, q.operation);
 }
 
 struct Sums {

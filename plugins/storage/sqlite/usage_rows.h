@@ -12,7 +12,7 @@ namespace mgw_sqlite {
   "request_id, tenant_id, key_id, alias, provider, upstream_model, prompt_tokens, completion_tokens, "   \
   "total_tokens, http_status, error_code, latency_us, ttft_us, streamed, created_unix_ms, prompt_name, " \
   "prompt_version, pii_action, pii_findings, feature, cached_prompt_tokens, cost_micros, "               \
-  "price_input_micros, price_output_micros, price_cached_micros, reason, id, trace_id"
+  "price_input_micros, price_output_micros, price_cached_micros, reason, id, trace_id, operation"
 
 // One row of MGW_USAGE_SELECT_COLUMNS to the sink's callback_usage.
 void emit_usage(const Statement& row, const mgw_row_sink* out);

@@ -11,6 +11,7 @@ std::string usage_conditions(const mgw_usage_filter& f, bool has_model) {
   if (f.key_id != 0) sql += " AND key_id = ?4";
   if (f.status_min != 0 || f.status_max != 0) sql += " AND http_status BETWEEN ?5 AND ?6";
   if (f.stream == 0 || f.stream == 1) sql += " AND streamed = ?7";
+  if (f.operation.len != 0) sql += " AND operation = ?12";
   return sql;
 }
 

@@ -2,7 +2,8 @@
 // can ask SQLite's planner about exactly what runs (usage_plan_test.cpp in
 // tests/plugins/storage_sqlite). Placeholders: ?1 tenant, ?2 model, ?3
 // feature, ?4 key, ?5/?6 status range, ?7 stream, ?8/?9 time range, ?10
-// before id, ?11 limit.
+// before id, ?11 limit, ?12 operation (present only when filtered by, so a
+// caller binds it only then).
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -11,7 +12,7 @@
 
 namespace mgw_sqlite {
 
-// WHERE conditions on the columns records and rollups share (?1 to ?7).
+// WHERE conditions on the columns records and rollups share (?1 to ?7, ?12).
 std::string usage_conditions(const mgw_usage_filter& f, bool has_model);
 
 // One page of a tenant's records, newest first by id.

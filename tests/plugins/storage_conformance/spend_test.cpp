@@ -250,13 +250,14 @@ TEST_P(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
       u.completion_tokens = static_cast<int64_t>(rng() % 100);
       u.total_tokens = u.prompt_tokens + u.completion_tokens;
       u.cost_micros = static_cast<int64_t>(rng() % 10000);
+      u.operation = (rng() % 4) == 0 ? "responses" : "chat.completions";
       recs.push_back(u.record());
     }
     ASSERT_EQ(h().on_usage_insert(storage(), recs.data(), recs.size(), nullptr), MGW_OK);
     all.insert(all.end(), us.begin(), us.end());
   }
   auto totals = [&](std::int64_t from, std::int64_t to, const std::string& group, const std::string& model,
-                    int stream) {
+                    int stream, const std::string& operation) {
     mgw_usage_filter f{};
     f.struct_size = sizeof f;
     f.tenant_id = tenant_;
@@ -265,6 +266,7 @@ TEST_P(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
     f.model = mgw::str(model);
     f.stream = stream;
     f.group_by = mgw::str(group);
+    f.operation = mgw::str(operation);
     RowRecorder rows;
     EXPECT_EQ(h().on_usage_totals(storage(), &f, &rows.sink, nullptr), MGW_OK);
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;  // key -> requests, cost
@@ -272,12 +274,13 @@ TEST_P(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
     return out;
   };
   auto scan = [&](std::int64_t from, std::int64_t to, const std::string& group, const std::string& model,
-                  int stream) {
+                  int stream, const std::string& operation) {
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> out;
     for (const auto& u : all) {
       if ((from != 0 && u.created_unix_ms < from) || (to != 0 && u.created_unix_ms >= to)) continue;
       if (!model.empty() && u.alias != model) continue;
       if (stream >= 0 && u.streamed != stream) continue;
+      if (!operation.empty() && u.operation != operation) continue;
       std::string key;
       if (group == "hour") key = std::to_string(u.created_unix_ms - u.created_unix_ms % 3'600'000);
       if (group == "day") key = std::to_string(u.created_unix_ms - u.created_unix_ms % 86'400'000);
@@ -298,8 +301,11 @@ TEST_P(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
     for (const std::string group : {"", "hour", "day", "model", "feature", "key"}) {
       const std::string model = i % 3 == 0 ? "a" : "";
       const int stream = i % 4 == 0 ? 1 : -1;
-      EXPECT_EQ(totals(from, to, group, model, stream), scan(from, to, group, model, stream))
-          << "from " << from << " to " << to << " group " << group;
+      // The rollups are kept per operation: a filter on it reads them too.
+      const std::string operation = i % 5 == 1 ? "responses" : i % 5 == 2 ? "chat.completions" : "";
+      EXPECT_EQ(totals(from, to, group, model, stream, operation),
+                scan(from, to, group, model, stream, operation))
+          << "from " << from << " to " << to << " group " << group << " operation " << operation;
     }
   }
 }

@@ -91,6 +91,8 @@ struct Usage {
   std::vector<mgw_ledger_charge> charges;  // inserted only
   // ABI 1.6
   std::string trace_id;
+  // ABI 1.8: what a record read back without one has
+  std::string operation = "chat.completions";
 
   // Views into this object: not callable on a temporary, whose strings would dangle.
   mgw_usage_record record() const& {
@@ -122,6 +124,7 @@ struct Usage {
     r.charges = charges.empty() ? nullptr : charges.data();
     r.charge_count = charges.size();
     r.trace_id = mgw::str(trace_id);
+    r.operation = mgw::str(operation);
     return r;
   }
 
@@ -134,7 +137,7 @@ struct Usage {
                       u.prompt_tokens, u.completion_tokens, u.total_tokens, u.http_status, u.error_code,
                       u.latency_us, u.ttft_us, u.streamed, u.created_unix_ms, u.prompt_name, u.prompt_version,
                       u.pii_action, u.pii_findings, u.feature, u.cached_prompt_tokens, u.cost_micros,
-                      u.reason, u.trace_id);
+                      u.reason, u.trace_id, u.operation);
     };
     return key(*this) == key(o);
   }
@@ -210,6 +213,7 @@ struct RowRecorder {
       u.cost_micros = r->cost_micros;
       u.reason = s(r->reason);
       if (MGW_HAS_FIELD(r, mgw_usage_record, trace_id)) u.trace_id = s(r->trace_id);
+      if (MGW_HAS_FIELD(r, mgw_usage_record, operation)) u.operation = s(r->operation);
       static_cast<RowRecorder*>(self)->usage.push_back(std::move(u));
     };
     sink.callback_prompt_version = [](void* self, const mgw_prompt_version_record* r) {

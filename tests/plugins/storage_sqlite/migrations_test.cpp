@@ -9,7 +9,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 9;
+constexpr int64_t kCurrentVersion = 10;
 
 class MigrationsTest : public StorageTest {};
 
@@ -29,13 +29,13 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('api_keys') ORDER BY cid"),
               ElementsAre("id", "tenant_id", "key_hash", "display_prefix", "scopes", "created_unix_ms",
                           "revoked_unix_ms"));
-  EXPECT_THAT(
-      raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
-      ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
-                  "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
-                  "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name", "prompt_version",
-                  "pii_action", "pii_findings", "feature", "cached_prompt_tokens", "cost_micros",
-                  "price_input_micros", "price_output_micros", "price_cached_micros", "reason", "trace_id"));
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('usage_records') ORDER BY cid"),
+              ElementsAre("id", "request_id", "tenant_id", "key_id", "alias", "provider", "upstream_model",
+                          "prompt_tokens", "completion_tokens", "total_tokens", "http_status", "error_code",
+                          "latency_us", "ttft_us", "streamed", "created_unix_ms", "prompt_name",
+                          "prompt_version", "pii_action", "pii_findings", "feature", "cached_prompt_tokens",
+                          "cost_micros", "price_input_micros", "price_output_micros", "price_cached_micros",
+                          "reason", "trace_id", "operation"));
   // Version 4: budgets, ledger windows, leases and the hourly usage rollups.
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('budgets') ORDER BY cid"),
               ElementsAre("id", "tenant_id", "scope", "subject", "name", "period", "limit_micros",
@@ -44,7 +44,11 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
             "account,window_start");
   EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_tenant_id')"),
             "tenant_id,id");
-  EXPECT_EQ(raw.integer("SELECT count(*) FROM pragma_table_info('usage_rollup_hour') WHERE pk > 0"), 7);
+  // Version 10: the operation is part of the rollups' key.
+  EXPECT_EQ(
+      raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_rollup_hour') "
+               "WHERE pk > 0 ORDER BY pk)"),
+      "tenant_id,hour_start,alias,feature,key_id,http_status,streamed,operation");
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
               ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
                           "created_unix_ms"));
@@ -170,6 +174,22 @@ TEST_F(MigrationsTest, VersionOneDatabaseMigratesWithItsRowsAndSettings) {
   EXPECT_EQ(rows.usage[0].pii_action, "") << "migration 3 ran too, over the old row";
   EXPECT_EQ(rows.usage[0].pii_findings, "");
   EXPECT_EQ(rows.usage[0].trace_id, "") << "migration 7 ran too";
+  EXPECT_EQ(rows.usage[0].operation, "chat.completions") << "migration 10 ran too";
+  // Its hourly rollup (migration 4), rebuilt with an operation (migration
+  // 10), answers totals filtered by operation.
+  auto requests = [&](const char* operation) {
+    mgw_usage_filter f{};
+    f.struct_size = sizeof f;
+    f.tenant_id = 1;
+    f.stream = -1;
+    f.operation = mgw::str(operation);
+    RowRecorder sums;
+    EXPECT_EQ(h().on_usage_totals(storage.get(), &f, &sums.sink, nullptr), MGW_OK);
+    return sums.groups.empty() ? int64_t{-1} : sums.groups[0].requests;
+  };
+  EXPECT_EQ(requests("chat.completions"), 1);
+  EXPECT_EQ(requests("responses"), 0);
+  EXPECT_EQ(requests(""), 1);
 }
 
 }  // namespace
