@@ -614,6 +614,30 @@ TEST_F(SpendControlTest, UsagePagesNeverSkipOrRepeatWhileRecordsArrive) {
       400, "invalid_request_error", "invalid_parameter", "cursor"));
 }
 
+TEST_F(SpendControlTest, EveryRecordSaysItsOperationAndUsageFiltersByIt) {
+  const auto key = tenant("operations");
+  const auto r = chat(key.key, body("which api", 5));
+  ASSERT_EQ(r.status, 200);
+  const std::string id = r.header("x-request-id");
+  const json all = usage_after(key.key, 1);
+  ASSERT_EQ(all["data"].size(), 1u) << all.dump();
+  EXPECT_EQ(all["data"][0]["request_id"], id);
+  EXPECT_EQ(all["data"][0]["operation"], "chat.completions");
+  const json chat_only = http_get(port(), "/v1/usage?operation=chat.completions", key.key).json();
+  ASSERT_EQ(chat_only["data"].size(), 1u) << chat_only.dump();
+  EXPECT_EQ(chat_only["data"][0]["request_id"], id);
+  EXPECT_EQ(chat_only["totals"]["requests"], 1);
+  const json responses = http_get(port(), "/v1/usage?operation=responses", key.key).json();
+  EXPECT_EQ(responses["data"], json::array()) << responses.dump();
+  EXPECT_EQ(responses["totals"]["requests"], 0);
+  const json grouped = http_get(port(), "/v1/usage?operation=responses&group_by=model", key.key).json();
+  EXPECT_EQ(grouped["data"], json::array()) << grouped.dump();
+  EXPECT_TRUE(IsApiError(http_get(port(), "/v1/usage?operation=BAD!", key.key), 400, "invalid_request_error",
+                         "invalid_parameter", "operation"));
+  EXPECT_TRUE(IsApiError(http_get(port(), "/v1/usage?operation=", key.key), 400, "invalid_request_error",
+                         "invalid_parameter", "operation"));
+}
+
 TEST_F(SpendControlTest, UsageAndBudgetsNeedTheirScopes) {
   tenant("scopes");
   const auto chat_only = gw().create_key("scopes", "chat");

@@ -81,12 +81,44 @@ TEST_F(StorageCopyTest, AnSqliteDeploymentMovesToPostgresWithItsHistoryAndStandi
       << R"({"template": [{"role": "system", "content": "Be {{tone}}."}], "model": "pricey"})";
   ASSERT_EQ(source.cli({"prompts", "add", "--tenant", "acme", "greet", "--file", prompt_file}).exit_code, 0);
   ASSERT_EQ(source.cli({"prompts", "add", "--tenant", "acme", "greet", "--file", prompt_file}).exit_code, 0);
+  // A record of another API than chat completions, which only the journal
+  // can bring in for now: the gateway replays it into the store at start.
+  json journaled = {{"request_id", "req_journaled_responses"},
+                    {"tenant_id", 1},  // acme, the first tenant created
+                    {"key_id", acme.id},
+                    {"alias", "pricey"},
+                    {"provider", "openai"},
+                    {"upstream_model", "gpt-4o-mini"},
+                    {"prompt_tokens", 3},
+                    {"completion_tokens", 4},
+                    {"total_tokens", 7},
+                    {"http_status", 200},
+                    {"error_code", ""},
+                    {"latency_us", 1000},
+                    {"ttft_us", -1},
+                    {"streamed", false},
+                    {"created_unix_ms", unix_ms_now() - 1000},
+                    {"prompt_name", ""},
+                    {"prompt_version", 0},
+                    {"pii_action", ""},
+                    {"pii_findings", ""},
+                    {"feature", ""},
+                    {"cached_prompt_tokens", 0},
+                    {"cost_micros", 7},
+                    {"price_input_micros", 1000},
+                    {"price_output_micros", 1000},
+                    {"price_cached_micros", 0},
+                    {"reason", ""},
+                    {"charges", json::array()},
+                    {"trace_id", "4bf92f3577b34da6a3ce929d0e0e4736"},
+                    {"operation", "responses"}};
+  std::ofstream(source.dir() + "/usage.journal") << journaled.dump() << "\n";
   source.start();
   for (int i = 0; i < 12; ++i)
     ASSERT_EQ(chat(source.port(), i % 2 ? acme.key : globex.key, "hi").status, 200);
   ASSERT_TRUE(eventually([&] {
     const json u = http_get(source.port(), "/v1/usage", acme.key).json();
-    return u.contains("data") && u["data"].size() == 6u;
+    return u.contains("data") && u["data"].size() == 7u;
   }));
   const json usage_before = http_get(source.port(), "/v1/usage?limit=100", acme.key).json();
   const json budgets_before = http_get(source.port(), "/v1/budgets", acme.key).json();
@@ -98,7 +130,7 @@ TEST_F(StorageCopyTest, AnSqliteDeploymentMovesToPostgresWithItsHistoryAndStandi
   const auto copied = copy(source, target);
   ASSERT_EQ(copied.exit_code, 0) << copied.out << copied.err;
   EXPECT_NE(copied.out.find("verified"), std::string::npos) << copied.out;
-  EXPECT_NE(copied.out.find("usage records: 12"), std::string::npos) << copied.out;
+  EXPECT_NE(copied.out.find("usage records: 13"), std::string::npos) << copied.out;
 
   // Running again resumes a copy that is already whole: nothing changes.
   const auto again = copy(source, target);
@@ -115,8 +147,17 @@ TEST_F(StorageCopyTest, AnSqliteDeploymentMovesToPostgresWithItsHistoryAndStandi
     EXPECT_EQ(a["cost_micros"], b["cost_micros"]);
     EXPECT_TRUE(b["trace_id"].is_string()) << b.dump();
     EXPECT_EQ(a["trace_id"], b["trace_id"]) << "the copy keeps each record's trace id";
+    EXPECT_EQ(a["operation"], b["operation"]) << "and its operation";
   }
   EXPECT_EQ(usage_after["totals"], usage_before["totals"]);
+  const json responses = http_get(target.port(), "/v1/usage?operation=responses", acme.key).json();
+  ASSERT_EQ(responses["data"].size(), 1u) << responses.dump();
+  EXPECT_EQ(responses["data"][0]["request_id"], "req_journaled_responses");
+  EXPECT_EQ(responses["data"][0]["operation"], "responses");
+  EXPECT_EQ(responses["totals"]["requests"], 1) << "the copy's rollups are kept by operation too";
+  EXPECT_EQ(
+      http_get(target.port(), "/v1/usage?operation=chat.completions", acme.key).json()["totals"]["requests"],
+      6);
   const json budgets_after = http_get(target.port(), "/v1/budgets", acme.key).json();
   ASSERT_EQ(budgets_after["data"].size(), budgets_before["data"].size());
   EXPECT_EQ(budgets_after["data"][0]["id"], budgets_before["data"][0]["id"]);

@@ -8,6 +8,7 @@
 #include "usage/usage_journal.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -117,6 +118,24 @@ TEST(JournalLine, EveryFieldSurvivesTheRoundTrip) {
   ASSERT_EQ(back->charges.size(), 2u);
   EXPECT_EQ(back->charges[1].lease_id, 13);
   EXPECT_EQ(back->charges[1].amount, 255);
+}
+
+TEST(JournalLine, KeepsTheOperationAndReadsOldLinesAsChatCompletions) {
+  UsageRow r = row(8);
+  r.operation = "responses";
+  std::string line;
+  modelgw::usage::append_journal_line(r, line);
+  auto back = modelgw::usage::parse_journal_line(std::string_view(line).substr(0, line.size() - 1));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->operation, "responses");
+  // A line journaled before operations were kept: its request came through
+  // chat completions, the only API there was.
+  nlohmann::json old = nlohmann::json::parse(line);
+  old.erase("operation");
+  back = modelgw::usage::parse_journal_line(old.dump());
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->request_id, r.request_id);
+  EXPECT_EQ(back->operation, "chat.completions");
 }
 
 TEST(JournalLine, ATornOrForeignLineIsNoRecord) {

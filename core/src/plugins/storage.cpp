@@ -110,6 +110,8 @@ struct Rows {
       u.reason = s(r->reason);
     }
     if (MGW_HAS_FIELD(r, mgw_usage_record, trace_id)) u.trace_id = s(r->trace_id);
+    // An older plugin's records, and an empty operation, keep the default.
+    if (MGW_HAS_FIELD(r, mgw_usage_record, operation) && r->operation.len != 0) u.operation = s(r->operation);
     usage.push_back(std::move(u));
   }
   void take_budget(const mgw_budget_record* r) {
@@ -199,6 +201,7 @@ mgw_usage_record to_record(const UsageRow& u) {
   r.charges = u.charges.empty() ? nullptr : u.charges.data();
   r.charge_count = u.charges.size();
   r.trace_id = mgw::str(u.trace_id);
+  r.operation = mgw::str(u.operation);
   return r;
 }
 
@@ -218,6 +221,7 @@ mgw_usage_filter to_filter(const UsageFilter& f) {
   r.before_seq = f.before_seq;
   r.limit = f.limit;
   r.group_by = mgw::str(f.group_by);
+  r.operation = mgw::str(f.operation);
   return r;
 }
 
@@ -342,9 +346,22 @@ bool Storage::supports_spend_control() const {
          hooks_.on_lease_return != nullptr && hooks_.on_lease_renew != nullptr;
 }
 
+// A plugin older than ABI 1.8 stores no operation (its records are all chat
+// completions) and would ignore the filter: the filter as it can take it, or
+// nullopt when no record of its can match.
+std::optional<UsageFilter> Storage::operation_filter_for_plugin(const UsageFilter& filter) const {
+  if (filter.operation.empty() || keeps_usage_operation()) return filter;
+  if (filter.operation != UsageRow{}.operation) return std::nullopt;
+  UsageFilter any = filter;
+  any.operation.clear();
+  return any;
+}
+
 std::vector<UsageRow> Storage::usage_page(const UsageFilter& filter) {
   auto page = MGW_STORAGE_HOOK(on_usage_page, "query usage records");
-  const mgw_usage_filter f = to_filter(filter);
+  const auto taken = operation_filter_for_plugin(filter);
+  if (!taken) return {};
+  const mgw_usage_filter f = to_filter(*taken);
   ErrorText error;
   Rows rows{error};
   check(page(handle_, &f, &rows.sink, &error.sink), error, "query usage page");
@@ -353,7 +370,12 @@ std::vector<UsageRow> Storage::usage_page(const UsageFilter& filter) {
 
 std::vector<UsageGroup> Storage::usage_totals(const UsageFilter& filter) {
   auto totals = MGW_STORAGE_HOOK(on_usage_totals, "sum usage records");
-  const mgw_usage_filter f = to_filter(filter);
+  const auto taken = operation_filter_for_plugin(filter);
+  // What a plugin answers for a filter nothing matches: one zero row for
+  // totals, no row per group.
+  if (!taken)
+    return filter.group_by.empty() ? std::vector<UsageGroup>{UsageGroup{}} : std::vector<UsageGroup>{};
+  const mgw_usage_filter f = to_filter(*taken);
   ErrorText error;
   Rows rows{error};
   check(totals(handle_, &f, &rows.sink, &error.sink), error, "sum usage");
@@ -520,6 +542,10 @@ bool Storage::supports_audit() const {
 
 bool Storage::keeps_audit_mac() const {
   return supports_audit() && library_->descriptor().abi_minor >= 7;
+}
+
+bool Storage::keeps_usage_operation() const {
+  return library_->descriptor().abi_minor >= 8;
 }
 
 bool Storage::append_audit(const std::vector<AuditRow>& events) {

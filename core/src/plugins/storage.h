@@ -87,6 +87,10 @@ struct UsageRow {
   std::vector<mgw_ledger_charge> charges;
   // ABI 1.6: the W3C trace id (32 lowercase hex); empty for older records.
   std::string trace_id;
+  // ABI 1.8: the API the request came through ("chat.completions",
+  // "responses", later "messages", "embeddings"). Records from a store or a
+  // journal that predate it read as chat completions, the only API there was.
+  std::string operation = "chat.completions";
 };
 
 // Filters of GET /v1/usage (see mgw_usage_filter).
@@ -103,6 +107,7 @@ struct UsageFilter {
   std::int64_t before_seq = 0;
   std::int64_t limit = 100;
   std::string group_by;
+  std::string operation;  // ABI 1.8: empty for any
 };
 
 struct UsageGroup {
@@ -266,6 +271,11 @@ class Storage {
   bool supports_audit() const;
   // Whether the plugin keeps each event's mac (ABI 1.7): an older one drops it.
   bool keeps_audit_mac() const;
+  // Whether the plugin keeps each usage record's operation (ABI 1.8). An
+  // older one stores every record as chat completions and ignores the
+  // filter, so usage_page and usage_totals answer an operation filter for it.
+  bool keeps_usage_operation() const;
+  std::optional<UsageFilter> operation_filter_for_plugin(const UsageFilter& filter) const;
   bool append_audit(const std::vector<AuditRow>& events);
   std::vector<AuditRow> audit_page(const AuditFilter& filter);
   std::vector<AuditRow> audit_heads();  // the newest event of every chain

@@ -36,7 +36,8 @@ void append_journal_line(const plugins::UsageRow& r, std::string& out) {
                   {"price_cached_micros", r.price_cached_micros},
                   {"reason", r.reason},
                   {"charges", std::move(charges)},
-                  {"trace_id", r.trace_id}};
+                  {"trace_id", r.trace_id},
+                  {"operation", r.operation}};
   // Strings the gateway did not build (a model name, a feature) may hold
   // invalid UTF-8; replacing it keeps the line writable and readable.
   out += j.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -80,6 +81,10 @@ std::optional<plugins::UsageRow> parse_journal_line(std::string_view line) {
     }
     // Lines journaled before trace ids were recorded have none.
     if (auto it = j.find("trace_id"); it != j.end()) r.trace_id = it->get<std::string>();
+    // Lines journaled before operations were recorded came through chat
+    // completions, the only API there was: they keep the default.
+    if (auto it = j.find("operation"); it != j.end() && !it->get<std::string>().empty())
+      r.operation = it->get<std::string>();
     return r;
   } catch (const json::exception&) {
     return std::nullopt;

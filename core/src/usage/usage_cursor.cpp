@@ -5,12 +5,16 @@
 namespace modelgw::usage {
 namespace {
 
-// The tenant and every filter, one per line.
+// The tenant and every filter, one per line. The operation is added only
+// when filtered by, so that a cursor issued before it existed stays good.
 std::string filter_text(const plugins::UsageFilter& f) {
-  return std::to_string(f.tenant_id) + '\n' + std::to_string(f.from_unix_ms) + '\n' +
-         std::to_string(f.to_unix_ms) + '\n' + f.model + '\n' + (f.feature ? "1" + *f.feature : "0") + '\n' +
-         std::to_string(f.key_id) + '\n' + std::to_string(f.status_min) + '-' + std::to_string(f.status_max) +
-         '\n' + std::to_string(f.stream);
+  std::string text = std::to_string(f.tenant_id) + '\n' + std::to_string(f.from_unix_ms) + '\n' +
+                     std::to_string(f.to_unix_ms) + '\n' + f.model + '\n' +
+                     (f.feature ? "1" + *f.feature : "0") + '\n' + std::to_string(f.key_id) + '\n' +
+                     std::to_string(f.status_min) + '-' + std::to_string(f.status_max) + '\n' +
+                     std::to_string(f.stream);
+  if (!f.operation.empty()) text += "\noperation=" + f.operation;
+  return text;
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ json record_json(const plugins::UsageRow& r) {
       // The W3C trace the request was served under; null for records stored
       // before trace ids were kept.
       {"trace_id", r.trace_id.empty() ? json() : json(r.trace_id)},
+      // The API the request came through: "chat.completions", "responses".
+      {"operation", r.operation},
       {"created", r.created_unix_ms / 1000},
       {"created_at", budget::utc_timestamp_ms(r.created_unix_ms)},
       {"model", r.alias.empty() ? json() : json(r.alias)},

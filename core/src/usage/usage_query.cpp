@@ -17,6 +17,13 @@ http::ApiError invalid(const std::string& param, const std::string& message) {
   return http::bad_request("invalid_parameter", message, param);
 }
 
+// An operation name: 1 to 32 of a-z and '.', as the gateway names its APIs
+// ("chat.completions", "responses"); anything else cannot match a record.
+bool valid_operation(std::string_view s) {
+  return !s.empty() && s.size() <= 32 &&
+         s.find_first_not_of("abcdefghijklmnopqrstuvwxyz.") == std::string_view::npos;
+}
+
 bool all_digits(std::string_view s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
 }
@@ -137,6 +144,14 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
       limit_given = true;
     } else if (name == "cursor") {
       cursor = value;
+    } else if (name == "operation") {
+      if (!valid_operation(value)) {
+        return invalid(name,
+                       "'operation' must be an API name of 1 to 32 characters a-z and '.' "
+                       "(chat.completions, responses), not '" +
+                           http::input_excerpt(value, 40) + "'");
+      }
+      f.operation = value;
     } else if (name == "group_by") {
       if (value != "day" && value != "hour" && value != "model" && value != "feature" && value != "key") {
         return invalid(name, "'group_by' must be day, hour, model, feature or key");
@@ -147,7 +162,7 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
           http::input_excerpt(name, 32),
           "'" + http::input_excerpt(name, 32) +
               "' is not a parameter of GET /v1/usage (from, to, model, feature, key_id, status, stream, "
-              "limit, cursor, group_by)");
+              "operation, limit, cursor, group_by)");
     }
   }
   if (f.from_unix_ms != 0 && f.to_unix_ms != 0 && f.from_unix_ms >= f.to_unix_ms) {
