@@ -37,9 +37,10 @@ class MetricsTest : public SharedStackTest<MetricsTest> {};
 
 TEST_F(MetricsTest, ChatCallsMoveTheirSeries) {
   const std::string before = scrape(port());
-  const std::string ok = "modelgw_requests_total{" + kRoute + R"(,status="200",error_code="none"})";
+  const std::string ok =
+      "modelgw_requests_total{" + kRoute + R"(,gen_ai_operation_name="chat",status="200",error_code="none"})";
   const std::string missing =
-      R"(modelgw_requests_total{alias="",provider="",status="404",error_code="model_not_found"})";
+      R"(modelgw_requests_total{alias="",provider="",gen_ai_operation_name="chat",status="404",error_code="model_not_found"})";
   const std::string duration = "gen_ai_client_operation_duration_seconds_count{" + kGenAi + "}";
   const std::string ttft = "gen_ai_server_time_to_first_token_seconds_count{" + kGenAi + "}";
   const std::string input = "gen_ai_client_token_usage_sum{" + kGenAi + R"(,gen_ai_token_type="input"})";

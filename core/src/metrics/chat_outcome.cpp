@@ -26,6 +26,7 @@ void observe_outcome(Registry* registry, const chat::Outcome& outcome) noexcept 
   o.pii_action = row.pii_action;
   o.pii_findings = row.pii_findings;
   o.refusal = row.reason;
+  o.operation = row.operation;
   registry->observe_chat(o);
 }
 

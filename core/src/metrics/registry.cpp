@@ -51,6 +51,19 @@ constexpr std::array<std::string_view, 34> kCodes = {
     "other",
 };
 
+// gen_ai_operation_name, by the OpenTelemetry GenAI semantic conventions'
+// well-known names (gen_ai.operation.name): chat completions and Anthropic
+// messages are "chat", the Responses API is "generate_content", embeddings
+// "embeddings". A fixed list keeps the label's values bounded: an operation
+// not known here counts as chat.
+constexpr std::array<std::string_view, 3> kGenAiOperations = {"chat", "generate_content", "embeddings"};
+
+std::size_t gen_ai_operation_of(std::string_view operation) {
+  if (operation == "responses") return 1;
+  if (operation == "embeddings") return 2;
+  return 0;  // chat.completions, messages, and anything else
+}
+
 constexpr std::array<std::string_view, 3> kPiiActions = {"blocked", "masked", "flagged"};
 constexpr std::array<std::string_view, 3> kRefusals = {"BUDGET_EXCEEDED", "CREDIT_INSUFFICIENT",
                                                        "RATE_LIMITED"};
@@ -113,26 +126,38 @@ std::span<const std::string_view> known_error_codes() {
   return {kCodes.data() + 1, kCodes.size() - 2};
 }
 
+// The series of one route that are told apart by gen_ai_operation_name.
+struct Operation {
+  std::string labels;         // alias="...",provider="...",gen_ai_operation_name="..."
+  std::string gen_ai_labels;  // the same in GenAI semantic-convention names
+  std::atomic<std::uint64_t> seen{0};
+  std::array<std::array<std::atomic<std::uint64_t>, kCodes.size()>, kStatuses.size()> requests{};
+  Histogram duration{duration_layout()};
+  Histogram ttft{ttft_layout()};
+  Histogram input_tokens{token_layout()};
+  Histogram output_tokens{token_layout()};
+};
+
 struct Registry::Route {
   explicit Route(const RouteName& name)
       : alias(name.alias),
         provider(name.provider),
         labels("alias=\"" + escape_label_value(name.alias) + "\",provider=\"" +
-               escape_label_value(name.provider) + "\""),
-        gen_ai_labels("gen_ai_operation_name=\"chat\",gen_ai_provider_name=\"" +
-                      escape_label_value(name.provider) + "\",gen_ai_request_model=\"" +
-                      escape_label_value(name.alias) + "\"") {}
+               escape_label_value(name.provider) + "\"") {
+    for (std::size_t i = 0; i < kGenAiOperations.size(); ++i) {
+      const std::string op(kGenAiOperations[i]);
+      operations[i].labels = labels + ",gen_ai_operation_name=\"" + op + "\"";
+      operations[i].gen_ai_labels = "gen_ai_operation_name=\"" + op + "\",gen_ai_provider_name=\"" +
+                                    escape_label_value(name.provider) + "\",gen_ai_request_model=\"" +
+                                    escape_label_value(name.alias) + "\"";
+    }
+  }
 
   const std::string alias, provider;
-  const std::string labels;         // alias="...",provider="..."
-  const std::string gen_ai_labels;  // the same in GenAI semantic-convention names
+  const std::string labels;  // alias="...",provider="..."
   std::atomic<std::uint64_t> seen{0};
-  std::array<std::array<std::atomic<std::uint64_t>, kCodes.size()>, kStatuses.size()> requests{};
-  Histogram duration{duration_layout()};
+  std::array<Operation, kGenAiOperations.size()> operations;
   Histogram upstream{duration_layout()};
-  Histogram ttft{ttft_layout()};
-  Histogram input_tokens{token_layout()};
-  Histogram output_tokens{token_layout()};
   std::atomic<std::uint64_t> tokens_input{0}, tokens_output{0}, tokens_cached{0};
   std::atomic<std::uint64_t> cost_micros{0};
   std::atomic<std::uint64_t> retries{0}, fallbacks{0}, streamed{0};
@@ -180,15 +205,17 @@ Registry::Route& Registry::route_of(std::string_view alias, std::string_view pro
 void Registry::observe_chat(const ChatObservation& o) noexcept {
   Route& r = route_of(o.alias, o.provider);
   r.seen.fetch_add(1, std::memory_order_relaxed);
+  Operation& op = r.operations[gen_ai_operation_of(o.operation)];
+  op.seen.fetch_add(1, std::memory_order_relaxed);
   const std::size_t status = index_in(kStatuses, o.status, kOtherStatus);
   const std::size_t code = o.error_code.empty() ? 0 : index_in(kCodes, o.error_code, kCodes.size() - 1);
-  r.requests[status][code].fetch_add(1, std::memory_order_relaxed);
-  r.duration.observe(o.latency_us);
+  op.requests[status][code].fetch_add(1, std::memory_order_relaxed);
+  op.duration.observe(o.latency_us);
   if (o.upstream_us >= 0) r.upstream.observe(o.upstream_us);
-  if (o.ttft_us >= 0) r.ttft.observe(o.ttft_us);
+  if (o.ttft_us >= 0) op.ttft.observe(o.ttft_us);
   if (o.input_tokens > 0 || o.output_tokens > 0) {
-    r.input_tokens.observe(o.input_tokens);
-    r.output_tokens.observe(o.output_tokens);
+    op.input_tokens.observe(o.input_tokens);
+    op.output_tokens.observe(o.output_tokens);
   }
   add(r.tokens_input, o.input_tokens);
   add(r.tokens_output, o.output_tokens);
@@ -236,14 +263,22 @@ void Registry::render_routes(std::string& out) const {
     if (routes_[i]->seen.load(std::memory_order_relaxed) > 0) active.push_back(routes_[i].get());
   }
 
-  write_family(out, "modelgw_requests_total",
-               "Chat completion requests by alias, provider, HTTP status and error code.", "counter");
+  // The series of each route's operations that requests reached.
+  std::vector<const Operation*> operations;
   for (const Route* r : active) {
+    for (const Operation& op : r->operations) {
+      if (op.seen.load(std::memory_order_relaxed) > 0) operations.push_back(&op);
+    }
+  }
+
+  write_family(out, "modelgw_requests_total",
+               "Requests by alias, provider, GenAI operation, HTTP status and error code.", "counter");
+  for (const Operation* op : operations) {
     for (std::size_t s = 0; s < kStatuses.size(); ++s) {
       for (std::size_t c = 0; c < kCodes.size(); ++c) {
-        const auto n = r->requests[s][c].load(std::memory_order_relaxed);
+        const auto n = op->requests[s][c].load(std::memory_order_relaxed);
         if (n == 0) continue;
-        std::string labels = r->labels;
+        std::string labels = op->labels;
         labels += ",status=\"";
         labels += s == kOtherStatus ? std::string("other") : std::to_string(kStatuses[s]);
         labels += "\",error_code=\"";
@@ -257,24 +292,24 @@ void Registry::render_routes(std::string& out) const {
   write_family(out, "gen_ai_client_operation_duration_seconds",
                "GenAI operation duration: a chat call from request to last byte, as the gateway saw it.",
                "histogram");
-  for (const Route* r : active)
-    r->duration.write(out, "gen_ai_client_operation_duration_seconds", r->gen_ai_labels);
+  for (const Operation* op : operations)
+    op->duration.write(out, "gen_ai_client_operation_duration_seconds", op->gen_ai_labels);
 
   write_family(out, "gen_ai_server_time_to_first_token_seconds",
                "Time from the request to the first relayed token of a streamed answer.", "histogram");
-  for (const Route* r : active) {
-    if (r->ttft.count() > 0)
-      r->ttft.write(out, "gen_ai_server_time_to_first_token_seconds", r->gen_ai_labels);
+  for (const Operation* op : operations) {
+    if (op->ttft.count() > 0)
+      op->ttft.write(out, "gen_ai_server_time_to_first_token_seconds", op->gen_ai_labels);
   }
 
   write_family(out, "gen_ai_client_token_usage", "Tokens used per chat call, input (prompt) and output.",
                "histogram");
-  for (const Route* r : active) {
-    if (r->input_tokens.count() == 0) continue;
-    r->input_tokens.write(out, "gen_ai_client_token_usage",
-                          r->gen_ai_labels + ",gen_ai_token_type=\"input\"");
-    r->output_tokens.write(out, "gen_ai_client_token_usage",
-                           r->gen_ai_labels + ",gen_ai_token_type=\"output\"");
+  for (const Operation* op : operations) {
+    if (op->input_tokens.count() == 0) continue;
+    op->input_tokens.write(out, "gen_ai_client_token_usage",
+                           op->gen_ai_labels + ",gen_ai_token_type=\"input\"");
+    op->output_tokens.write(out, "gen_ai_client_token_usage",
+                            op->gen_ai_labels + ",gen_ai_token_type=\"output\"");
   }
 
   write_family(out, "modelgw_upstream_duration_seconds",

@@ -1,9 +1,10 @@
 // The gateway's metrics (docs/METRICS.md), rendered for GET /metrics.
 //
 // Every series a request can touch exists before the request: one set per
-// catalog (alias, provider), made at start-up and on a reload, plus one for
-// calls that ended before a model was chosen and one for anything else;
-// status and error code index a small fixed table. So the per-request path
+// catalog (alias, provider) and GenAI operation name (a fixed list of three),
+// made at start-up and on a reload, plus one for calls that ended before a
+// model was chosen and one for anything else; status and error code index a
+// small fixed table. So the per-request path
 // (observe_chat) only finds its slots (a scan of the published routes) and
 // adds to relaxed atomics: no allocation, no string formatting, no lock.
 // Scrape-time sources (queue depths, in-flight counts, plugin info) are
@@ -51,6 +52,9 @@ struct ChatObservation {
   std::string_view pii_action;    // "blocked", "masked", "flagged" or empty
   std::string_view pii_findings;  // {"email":2}: categories and counts
   std::string_view refusal;       // BUDGET_EXCEEDED, CREDIT_INSUFFICIENT, RATE_LIMITED or empty
+  // The usage record's operation ("chat.completions", "responses", ...);
+  // counted under its gen_ai_operation_name (registry.cpp).
+  std::string_view operation = "chat.completions";
 };
 
 // The fixed tables the request counter is indexed by; anything else counts

@@ -95,16 +95,19 @@ TEST(MetricsRegistry, CountsRequestsByAliasStatusAndCode) {
   const auto text = r.render();
   expect_well_formed(text);
   EXPECT_EQ(
-      sample(text,
-             R"(modelgw_requests_total{alias="fast",provider="openai",status="200",error_code="none"})"),
+      sample(
+          text,
+          R"(modelgw_requests_total{alias="fast",provider="openai",gen_ai_operation_name="chat",status="200",error_code="none"})"),
       2);
   EXPECT_EQ(
-      sample(text, R"(modelgw_requests_total{alias="",provider="",status="400",error_code="invalid_json"})"),
+      sample(
+          text,
+          R"(modelgw_requests_total{alias="",provider="",gen_ai_operation_name="chat",status="400",error_code="invalid_json"})"),
       1);
   EXPECT_EQ(
       sample(
           text,
-          R"(modelgw_requests_total{alias="smart",provider="anthropic",status="other",error_code="other"})"),
+          R"(modelgw_requests_total{alias="smart",provider="anthropic",gen_ai_operation_name="chat",status="other",error_code="other"})"),
       1);
   EXPECT_EQ(sample(text, R"(modelgw_cost_micros_total{alias="fast",provider="openai"})"), 2468);
   EXPECT_EQ(sample(text, R"(modelgw_tokens_total{alias="fast",provider="openai",type="output"})"), 400);
@@ -114,14 +117,56 @@ TEST(MetricsRegistry, UnknownRoutesCountAsOtherAndReloadAddsThem) {
   Registry r(std::vector<RouteName>{{"fast", "openai"}});
   r.observe_chat(ok_call("new", "openai"));
   EXPECT_EQ(
-      sample(r.render(),
-             R"(modelgw_requests_total{alias="other",provider="other",status="200",error_code="none"})"),
+      sample(
+          r.render(),
+          R"(modelgw_requests_total{alias="other",provider="other",gen_ai_operation_name="chat",status="200",error_code="none"})"),
       1);
   r.add_routes({{"new", "openai"}, {"fast", "openai"}});
   r.observe_chat(ok_call("new", "openai"));
-  EXPECT_EQ(sample(r.render(),
-                   R"(modelgw_requests_total{alias="new",provider="openai",status="200",error_code="none"})"),
+  EXPECT_EQ(
+      sample(
+          r.render(),
+          R"(modelgw_requests_total{alias="new",provider="openai",gen_ai_operation_name="chat",status="200",error_code="none"})"),
+      1);
+}
+
+TEST(MetricsRegistry, TheOperationIsTheGenAiOperationNameOfAFixedList) {
+  Registry r(std::vector<RouteName>{{"fast", "openai"}});
+  const std::map<std::string, std::string> expected = {{"chat.completions", "chat"},
+                                                       {"messages", "chat"},
+                                                       {"responses", "generate_content"},
+                                                       {"embeddings", "embeddings"}};
+  for (const auto& [operation, name] : expected) {
+    ChatObservation o = ok_call("fast", "openai");
+    o.operation = operation;
+    r.observe_chat(o);
+  }
+  ChatObservation unknown = ok_call("fast", "openai");
+  unknown.operation = "not.an.api";  // bounded: counted as chat, never a label value of its own
+  r.observe_chat(unknown);
+  const auto text = r.render();
+  expect_well_formed(text);
+  const std::string route = R"(alias="fast",provider="openai",gen_ai_operation_name=)";
+  EXPECT_EQ(sample(text, "modelgw_requests_total{" + route + R"("chat",status="200",error_code="none"})"), 3);
+  EXPECT_EQ(sample(text, "modelgw_requests_total{" + route +
+                             R"("generate_content",status="200",error_code="none"})"),
             1);
+  EXPECT_EQ(
+      sample(text, "modelgw_requests_total{" + route + R"("embeddings",status="200",error_code="none"})"), 1);
+  for (const char* name : {"chat", "generate_content", "embeddings"}) {
+    const std::string labels = std::string(R"(gen_ai_operation_name=")") + name +
+                               R"(",gen_ai_provider_name="openai",gen_ai_request_model="fast")";
+    EXPECT_EQ(sample(text, "gen_ai_client_operation_duration_seconds_count{" + labels + "}"),
+              std::string(name) == "chat" ? 3 : 1)
+        << name;
+    EXPECT_EQ(sample(text, "gen_ai_client_token_usage_count{" + labels + R"(,gen_ai_token_type="input"})"),
+              std::string(name) == "chat" ? 3 : 1)
+        << name;
+  }
+  EXPECT_EQ(text.find("not.an.api"), std::string::npos);
+  EXPECT_EQ(text.find("gen_ai_operation_name=\"responses\""), std::string::npos);
+  // The series of the route itself are not split by operation.
+  EXPECT_EQ(sample(text, R"(modelgw_tokens_total{alias="fast",provider="openai",type="input"})"), 150);
 }
 
 TEST(MetricsRegistry, HistogramsAreCumulativeWithInfSumAndCount) {
