@@ -7,6 +7,7 @@
 #include "harness/stack.h"
 
 #include <map>
+#include <set>
 
 namespace it {
 namespace {
@@ -419,6 +420,22 @@ TEST_F(ResponsesApiTest, EveryRequestLeavesOneUsageRecord) {
     ASSERT_TRUE(rec) << id;
     EXPECT_EQ(stack().usage().records_for(id).size(), 1u);
   }
+  // The records say which API each came through, and GET /v1/usage filters by it.
+  const std::string usage_key = stack().gateway->create_key("acme", "usage:read").key;
+  const auto by_operation = http_get(port(), "/v1/usage?operation=responses&limit=100", usage_key);
+  ASSERT_EQ(by_operation.status, 200) << by_operation.body;
+  std::set<std::string> ids;
+  const json listed = by_operation.json();
+  for (const auto& record : listed["data"]) {
+    EXPECT_EQ(record["operation"], "responses");
+    ids.insert(record["request_id"].get<std::string>());
+  }
+  for (const auto* r : {&plain, &refused}) EXPECT_EQ(ids.count(r->header("x-request-id")), 1u);
+  EXPECT_EQ(ids.count(streamed.header("x-request-id")), 1u);
+  const auto chat_only = http_get(port(), "/v1/usage?operation=chat.completions&limit=100", usage_key);
+  const json chat_listed = chat_only.json();
+  for (const auto& record : chat_listed["data"]) EXPECT_EQ(ids.count(record["request_id"]), 0u);
+
   const auto rec = stack().usage().wait_for(plain.header("x-request-id"));
   EXPECT_EQ(rec->alias, "claude");
   EXPECT_EQ(rec->provider, "anthropic");

@@ -23,6 +23,7 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
   Outcome outcome;
   open_outcome(outcome, call, principal);
   outcome.door = door;
+  if (door != nullptr) outcome.row.operation = std::string(door->operation());
   outcome.metrics = deps_.metrics;
   std::optional<http::ApiError> crashed;
   try {
