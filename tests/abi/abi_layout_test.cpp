@@ -45,7 +45,8 @@ static_assert(sizeof(mgw_param_sink) == 24 && offsetof(mgw_param_sink, callback_
 static_assert(MGW_PLUGIN_DESCRIPTOR_SIZE_1_0 == 40 && MGW_HOST_API_SIZE_1_0 == 48);
 static_assert(MGW_PROVIDER_HOOKS_SIZE_1_0 == 72 && MGW_PROVIDER_HOOKS_SIZE_1_4 == 80);
 static_assert(MGW_STORAGE_HOOKS_SIZE_1_0 == 136 && MGW_STORAGE_HOOKS_SIZE_1_2 == 216 &&
-              MGW_STORAGE_HOOKS_SIZE_1_3 == 272 && MGW_STORAGE_HOOKS_SIZE_1_5 == 312);
+              MGW_STORAGE_HOOKS_SIZE_1_3 == 272 && MGW_STORAGE_HOOKS_SIZE_1_5 == 312 &&
+              MGW_STORAGE_HOOKS_SIZE_1_9 == 352);
 static_assert(MGW_PII_HOOKS_SIZE_1_0 == 48 && MGW_PII_TEXT_SIZE_1_0 == 60 && MGW_PII_SINK_SIZE_1_0 == 40 &&
               MGW_PII_FINDING_SIZE_1_0 == 40);
 static_assert(MGW_CALL_CONTEXT_SIZE_1_0 == 88 && MGW_CALL_CONTEXT_SIZE_1_1 == 104);
@@ -54,7 +55,7 @@ static_assert(MGW_REQUEST_SINK_SIZE_1_0 == 48 && MGW_RESPONSE_SINK_SIZE_1_0 == 4
 static_assert(MGW_USAGE_RECORD_SIZE_1_0 == 224 && MGW_USAGE_RECORD_SIZE_1_2 == 320 &&
               MGW_USAGE_RECORD_SIZE_1_6 == 336 && MGW_USAGE_RECORD_SIZE_1_8 == 352);
 static_assert(MGW_ROW_SINK_SIZE_1_0 == 48 && MGW_ROW_SINK_SIZE_1_2 == 64 && MGW_ROW_SINK_SIZE_1_3 == 80 &&
-              MGW_ROW_SINK_SIZE_1_5 == 88 && MGW_LEDGER_WINDOW_SIZE_1_5 == 40);
+              MGW_ROW_SINK_SIZE_1_5 == 88 && MGW_ROW_SINK_SIZE_1_9 == 96 && MGW_LEDGER_WINDOW_SIZE_1_5 == 40);
 static_assert(MGW_TENANT_RECORD_SIZE_1_0 == 56 && MGW_USAGE_QUERY_SIZE_1_0 == 56);
 
 static_assert(sizeof(mgw_pii_finding) == 40 && sizeof(mgw_pii_text) == 64 &&
@@ -91,7 +92,7 @@ static_assert(sizeof(mgw_budget_record) == 104 && offsetof(mgw_budget_record, li
 static_assert(sizeof(mgw_lease_request) == 88 && offsetof(mgw_lease_request, holder) == 72);
 static_assert(sizeof(mgw_lease_grant) == 48 && sizeof(mgw_ledger_state) == 24);
 static_assert(sizeof(mgw_usage_query) == 56);
-static_assert(sizeof(mgw_row_sink) == 88 && offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
+static_assert(offsetof(mgw_row_sink, callback_prompt_version) == 40 &&
               offsetof(mgw_row_sink, callback_usage_group) == 56 &&
               offsetof(mgw_row_sink, callback_idempotency) == 64 &&
               offsetof(mgw_row_sink, callback_audit) == 72 &&
@@ -99,7 +100,7 @@ static_assert(sizeof(mgw_row_sink) == 88 && offsetof(mgw_row_sink, callback_prom
 // ABI 1.5
 static_assert(sizeof(mgw_ledger_window) == 40 && offsetof(mgw_ledger_window, account) == 8 &&
               offsetof(mgw_ledger_window, spent) == 32);
-static_assert(sizeof(mgw_storage_hooks) == 312 && offsetof(mgw_storage_hooks, on_tenant_restore) == 272 &&
+static_assert(offsetof(mgw_storage_hooks, on_tenant_restore) == 272 &&
               offsetof(mgw_storage_hooks, on_ledger_restore) == 304 &&
               offsetof(mgw_storage_hooks, on_usage_query) == 88 &&
               offsetof(mgw_storage_hooks, on_prompt_activate) == 128 &&
@@ -119,12 +120,26 @@ static_assert(MGW_AUDIT_EVENT_SIZE_1_3 == 152 && offsetof(mgw_audit_event, actor
 // ABI 1.7
 static_assert(sizeof(mgw_audit_event) == 168 && offsetof(mgw_audit_event, mac) == 152 &&
               MGW_AUDIT_EVENT_SIZE_1_7 == 168);
+// ABI 1.9: stored responses, appended to the row sink and the storage table.
+static_assert(sizeof(mgw_response_record) == 96 && MGW_RESPONSE_RECORD_SIZE_1_9 == 96 &&
+              offsetof(mgw_response_record, tenant_id) == 8 && offsetof(mgw_response_record, id) == 16 &&
+              offsetof(mgw_response_record, previous_id) == 32 &&
+              offsetof(mgw_response_record, created_unix_ms) == 48 &&
+              offsetof(mgw_response_record, expires_unix_ms) == 56 &&
+              offsetof(mgw_response_record, input_json) == 64 &&
+              offsetof(mgw_response_record, response_json) == 80);
+static_assert(sizeof(mgw_row_sink) == 96 && offsetof(mgw_row_sink, callback_response) == 88);
+static_assert(sizeof(mgw_storage_hooks) == 352 && offsetof(mgw_storage_hooks, on_response_put) == 312 &&
+              offsetof(mgw_storage_hooks, on_response_get) == 320 &&
+              offsetof(mgw_storage_hooks, on_response_delete) == 328 &&
+              offsetof(mgw_storage_hooks, on_response_purge) == 336 &&
+              offsetof(mgw_storage_hooks, on_response_page) == 344);
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointEight) {
+TEST(AbiLayout, VersionIsOnePointNine) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 8);
+  EXPECT_EQ(MGW_ABI_MINOR, 9);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

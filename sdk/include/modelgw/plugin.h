@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 8
+#define MGW_ABI_MINOR 9
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -807,6 +807,23 @@ typedef struct mgw_audit_event {
   mgw_str mac;
 } mgw_audit_event;
 
+/* ABI 1.9: one stored response of the Responses API (POST /v1/responses with
+ * store: true), kept per (tenant_id, id) so that previous_response_id can
+ * continue a conversation and GET/DELETE /v1/responses/{id} and its
+ * input_items can answer. The plugin stores every field as given and never
+ * parses the JSON: the host alone reads it. OWNERSHIP: every mgw_str is
+ * borrowed for the call (on a row sink, for the callback). */
+typedef struct mgw_response_record {
+  uint32_t struct_size;
+  int64_t tenant_id;
+  mgw_str id;          /* "resp_" + 24 characters; unique per tenant (1..128 bytes) */
+  mgw_str previous_id; /* the previous_response_id it continued; len 0: none */
+  int64_t created_unix_ms;
+  int64_t expires_unix_ms; /* the host purges it after this; never returned once passed */
+  mgw_str input_json;      /* a JSON array: the input items of this turn, as the API lists them */
+  mgw_str response_json;   /* a JSON object: the response object */
+} mgw_response_record;
+
 /* Which events on_audit_page returns. */
 typedef struct mgw_audit_filter {
   uint32_t struct_size;
@@ -838,6 +855,8 @@ typedef struct mgw_row_sink {
   void (*callback_audit)(void* host_data, const mgw_audit_event* row);
   /* ABI 1.5 */
   void (*callback_ledger_window)(void* host_data, const mgw_ledger_window* row);
+  /* ABI 1.9 */
+  void (*callback_response)(void* host_data, const mgw_response_record* row);
 } mgw_row_sink;
 
 /* OWNERSHIP: plugin-owned, static. Every hook below borrows its arguments for
@@ -1045,6 +1064,47 @@ typedef struct mgw_storage_hooks {
    * equal is OK; a different stored spend is MGW_CONFLICT. */
   mgw_status (*on_ledger_restore)(mgw_storage* storage, const mgw_ledger_window* window,
                                   const mgw_text_sink* error);
+
+  /* ABI 1.9: stored responses of the Responses API (see mgw_response_record).
+   * A plugin without these (a shorter table) leaves the host unable to keep
+   * responses: it refuses store: true and previous_response_id, and
+   * `modelgw storage copy` copies none. Responses are unique per (tenant_id,
+   * id). Every hook refuses with MGW_INVALID_ARGUMENT, saying why: a NULL
+   * record, a record whose struct_size is below MGW_RESPONSE_RECORD_SIZE_1_9,
+   * a row sink that is NULL or has no callback_response, a negative
+   * tenant_id, an id outside 1..128 bytes (previous_id and the after_id of
+   * on_response_page may be empty), a string with a NULL pointer and a
+   * non-zero length, an empty JSON text or one over 16 MiB, a limit outside
+   * its range.
+   * Other failures are MGW_UNAVAILABLE or MGW_INTERNAL, as for every hook.
+   * THREADING: as every storage hook (any thread, concurrently).
+   *
+   * Stores `record`. A row already stored under (tenant_id, id) that equals
+   * it in every field is MGW_OK (so a copy can run again); a different one is
+   * MGW_CONFLICT, leaving it unchanged. */
+  mgw_status (*on_response_put)(mgw_storage* storage, const mgw_response_record* record,
+                                const mgw_text_sink* error);
+  /* The response (tenant_id, id) through one callback_response. MGW_NOT_FOUND
+   * when the tenant has none with that id, or it expired (expires_unix_ms <=
+   * now_unix_ms), whether or not it was purged yet. */
+  mgw_status (*on_response_get)(mgw_storage* storage, int64_t tenant_id, mgw_str id, int64_t now_unix_ms,
+                                const mgw_row_sink* out, const mgw_text_sink* error);
+  /* Deletes the response (tenant_id, id), expired or not. MGW_NOT_FOUND when
+   * there is none. */
+  mgw_status (*on_response_delete)(mgw_storage* storage, int64_t tenant_id, mgw_str id,
+                                   const mgw_text_sink* error);
+  /* Deletes every response that expired at or before now_unix_ms, at most
+   * `limit` (>= 1) of them (the host calls again while it gets `limit`);
+   * writes how many to *out_removed when it is not NULL. */
+  mgw_status (*on_response_purge)(mgw_storage* storage, int64_t now_unix_ms, int64_t limit,
+                                  int64_t* out_removed, const mgw_text_sink* error);
+  /* For `modelgw storage copy`: the responses ordered by (tenant_id, id),
+   * ids compared bytewise, strictly after (after_tenant_id, after_id), at
+   * most `limit` (1..1000) of them, expired ones included, through
+   * callback_response. Start with (0, ""); the next page starts after the
+   * last row; fewer than `limit` rows is the last page. */
+  mgw_status (*on_response_page)(mgw_storage* storage, int64_t after_tenant_id, mgw_str after_id,
+                                 int64_t limit, const mgw_row_sink* out, const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -1093,14 +1153,17 @@ typedef struct mgw_storage_hooks {
 #define MGW_AUDIT_EVENT_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_event, hash)
 #define MGW_AUDIT_EVENT_SIZE_1_7 MGW_SIZE_THROUGH(mgw_audit_event, mac)
 #define MGW_AUDIT_FILTER_SIZE_1_3 MGW_SIZE_THROUGH(mgw_audit_filter, limit)
+#define MGW_RESPONSE_RECORD_SIZE_1_9 MGW_SIZE_THROUGH(mgw_response_record, response_json)
 #define MGW_ROW_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_row_sink, callback_prompt_version)
 #define MGW_ROW_SINK_SIZE_1_2 MGW_SIZE_THROUGH(mgw_row_sink, callback_usage_group)
 #define MGW_ROW_SINK_SIZE_1_3 MGW_SIZE_THROUGH(mgw_row_sink, callback_audit)
 #define MGW_ROW_SINK_SIZE_1_5 MGW_SIZE_THROUGH(mgw_row_sink, callback_ledger_window)
+#define MGW_ROW_SINK_SIZE_1_9 MGW_SIZE_THROUGH(mgw_row_sink, callback_response)
 #define MGW_STORAGE_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_storage_hooks, on_prompt_activate)
 #define MGW_STORAGE_HOOKS_SIZE_1_2 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_read)
 #define MGW_STORAGE_HOOKS_SIZE_1_3 MGW_SIZE_THROUGH(mgw_storage_hooks, on_audit_heads)
 #define MGW_STORAGE_HOOKS_SIZE_1_5 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_restore)
+#define MGW_STORAGE_HOOKS_SIZE_1_9 MGW_SIZE_THROUGH(mgw_storage_hooks, on_response_page)
 
 #ifdef __cplusplus
 } /* extern "C" */
