@@ -1,7 +1,7 @@
 // The storage hooks, one group per file: storage.cpp (open/close),
 // tenants.cpp, api_keys.cpp, usage.cpp, prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp,
-// idempotency.cpp, audit.cpp, restore.cpp. plugin_entry.cpp puts them in the table. Every hook is noexcept
-// and returns a status for anything that goes wrong.
+// idempotency.cpp, audit.cpp, restore.cpp, responses.cpp. plugin_entry.cpp puts them in the table. Every hook
+// is noexcept and returns a status for anything that goes wrong.
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -94,5 +94,17 @@ mgw_status budget_restore(mgw_storage* storage, const mgw_budget_record* record,
 mgw_status ledger_list(mgw_storage* storage, const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
 mgw_status ledger_restore(mgw_storage* storage, const mgw_ledger_window* window,
                           const mgw_text_sink* error) noexcept;
+
+// ABI 1.9: responses.cpp.
+mgw_status response_put(mgw_storage* storage, const mgw_response_record* record,
+                        const mgw_text_sink* error) noexcept;
+mgw_status response_get(mgw_storage* storage, int64_t tenant_id, mgw_str id, int64_t now_unix_ms,
+                        const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
+mgw_status response_delete(mgw_storage* storage, int64_t tenant_id, mgw_str id,
+                           const mgw_text_sink* error) noexcept;
+mgw_status response_purge(mgw_storage* storage, int64_t now_unix_ms, int64_t limit, int64_t* out_removed,
+                          const mgw_text_sink* error) noexcept;
+mgw_status response_page(mgw_storage* storage, int64_t after_tenant_id, mgw_str after_id, int64_t limit,
+                         const mgw_row_sink* out, const mgw_text_sink* error) noexcept;
 
 }  // namespace mgw_pg

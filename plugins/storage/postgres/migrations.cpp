@@ -224,6 +224,26 @@ ALTER TABLE usage_rollup_hour
   ADD PRIMARY KEY (tenant_id, hour_start, alias, feature, key_id, http_status, streamed, operation);
 )sql";
 
+// Version 6 (ABI 1.9): stored responses of the Responses API, one per
+// (tenant_id, id) as the API names them; the JSON kept as given (TEXT, not
+// JSONB, so it comes back byte for byte). The id collates as "C": pages for
+// storage copy are ordered bytewise, as the ABI says, whatever the database's
+// collation, and the primary key's index serves that order. Expiry is
+// indexed for the purge. (Version 5 belongs to ABI 1.8.)
+constexpr const char* kResponses = R"sql(
+CREATE TABLE responses (
+  tenant_id       BIGINT NOT NULL,
+  id              TEXT   COLLATE "C" NOT NULL,
+  previous_id     TEXT   NOT NULL,
+  created_unix_ms BIGINT NOT NULL,
+  expires_unix_ms BIGINT NOT NULL,
+  input_json      TEXT   NOT NULL,
+  response_json   TEXT   NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX responses_expiry ON responses (expires_unix_ms);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema: tenants, keys, usage, prompts, budgets, ledger, idempotency, audit",
               kInitialSchema},
@@ -231,6 +251,7 @@ constexpr std::array kMigrations{
     Migration{3, "MAC on audit events", kAuditMac},
     Migration{4, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
     Migration{5, "operation on usage records and their hourly rollups", kUsageOperation},
+    Migration{6, "stored responses", kResponses},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -48,6 +48,11 @@ constexpr mgw_storage_hooks kHooks{
     .on_budget_restore = &mgw_pg::budget_restore,
     .on_ledger_list = &mgw_pg::ledger_list,
     .on_ledger_restore = &mgw_pg::ledger_restore,
+    .on_response_put = &mgw_pg::response_put,
+    .on_response_get = &mgw_pg::response_get,
+    .on_response_delete = &mgw_pg::response_delete,
+    .on_response_purge = &mgw_pg::response_purge,
+    .on_response_page = &mgw_pg::response_page,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

@@ -31,6 +31,9 @@ static_assert(MGW_IDEMPOTENCY_PENDING == 1 && MGW_IDEMPOTENCY_DONE == 2,
   "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash, " \
   "mac"
 
+#define MGW_RESPONSE_COLUMNS \
+  "tenant_id, id, previous_id, created_unix_ms, expires_unix_ms, input_json, response_json"
+
 constexpr std::array kStatements{
     // Tenants.
     NamedStatement{"tenant_insert",
@@ -203,6 +206,28 @@ constexpr std::array kStatements{
         "SELECT h.* FROM t CROSS JOIN LATERAL (SELECT " MGW_AUDIT_COLUMNS
         " FROM audit_events AS e WHERE e.tenant_id = t.tenant_id ORDER BY e.seq DESC LIMIT 1) AS h "
         "WHERE t.tenant_id IS NOT NULL ORDER BY h.tenant_id"},
+
+    // Stored responses (responses.cpp). A put inserts or, when the key is
+    // taken, compares in the database (no 16 MiB document read back).
+    NamedStatement{"response_insert",
+                   "INSERT INTO responses (" MGW_RESPONSE_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                   "ON CONFLICT (tenant_id, id) DO NOTHING RETURNING 1"},
+    NamedStatement{"response_same",
+                   "SELECT previous_id = $3 AND created_unix_ms = $4 AND expires_unix_ms = $5 AND "
+                   "input_json = $6 AND response_json = $7 FROM responses WHERE tenant_id = $1 AND id = $2"},
+    NamedStatement{"response_get",
+                   "SELECT " MGW_RESPONSE_COLUMNS
+                   " FROM responses WHERE tenant_id = $1 AND id = $2 AND expires_unix_ms > $3"},
+    NamedStatement{"response_delete", "DELETE FROM responses WHERE tenant_id = $1 AND id = $2"},
+    // As idempotency_purge: rows another purge is deleting are skipped.
+    NamedStatement{"response_purge",
+                   "DELETE FROM responses WHERE (tenant_id, id) IN (SELECT tenant_id, id FROM responses "
+                   "WHERE expires_unix_ms <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) AND expires_unix_ms <= $1"},
+    // The id column collates as "C", so this is the bytewise order the ABI
+    // names, walked on the primary key.
+    NamedStatement{"response_page",
+                   "SELECT " MGW_RESPONSE_COLUMNS
+                   " FROM responses WHERE (tenant_id, id) > ($1, $2) ORDER BY tenant_id, id LIMIT $3"},
 };
 
 }  // namespace

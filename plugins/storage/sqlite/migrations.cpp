@@ -257,6 +257,23 @@ DROP TABLE usage_rollup_hour;
 ALTER TABLE usage_rollup_hour_v10 RENAME TO usage_rollup_hour;
 )sql";
 
+// Version 11 (ABI 1.9): stored responses of the Responses API, one per
+// (tenant_id, id) as the API names them; the JSON kept as given. Expiry is
+// indexed for the purge. (Version 10 belongs to ABI 1.8.)
+constexpr const char* kResponses = R"sql(
+CREATE TABLE responses (
+  tenant_id       INTEGER NOT NULL,
+  id              TEXT    NOT NULL,
+  previous_id     TEXT    NOT NULL,
+  created_unix_ms INTEGER NOT NULL,
+  expires_unix_ms INTEGER NOT NULL,
+  input_json      TEXT    NOT NULL,
+  response_json   TEXT    NOT NULL,
+  PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX responses_expiry ON responses (expires_unix_ms);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
@@ -268,6 +285,7 @@ constexpr std::array kMigrations{
     Migration{8, "MAC on audit events", kAuditMac},
     Migration{9, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
     Migration{10, "operation on usage records and their hourly rollups", kUsageOperation},
+    Migration{11, "stored responses", kResponses},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -48,6 +48,11 @@ constexpr mgw_storage_hooks kHooks{
     .on_budget_restore = &mgw_sqlite::budget_restore,
     .on_ledger_list = &mgw_sqlite::ledger_list,
     .on_ledger_restore = &mgw_sqlite::ledger_restore,
+    .on_response_put = &mgw_sqlite::response_put,
+    .on_response_get = &mgw_sqlite::response_get,
+    .on_response_delete = &mgw_sqlite::response_delete,
+    .on_response_purge = &mgw_sqlite::response_purge,
+    .on_response_page = &mgw_sqlite::response_page,
 };
 
 constexpr mgw_plugin_descriptor kDescriptor{

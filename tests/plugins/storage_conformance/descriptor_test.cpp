@@ -21,7 +21,8 @@ TEST_P(DescriptorTest, NamesAStoragePluginOfThisAbi) {
 
 TEST_P(DescriptorTest, HookTableIsComplete) {
   // Every hook of this ABI: a shorter table would leave the host without
-  // spend control, idempotency, the audit log or `modelgw storage copy`.
+  // spend control, idempotency, the audit log, `modelgw storage copy` or
+  // stored responses.
   const mgw_storage_hooks& t = h();
   EXPECT_EQ(t.struct_size, sizeof(mgw_storage_hooks));
   const void* hooks[] = {reinterpret_cast<const void*>(t.on_storage_open),
@@ -61,7 +62,12 @@ TEST_P(DescriptorTest, HookTableIsComplete) {
                          reinterpret_cast<const void*>(t.on_api_key_restore),
                          reinterpret_cast<const void*>(t.on_budget_restore),
                          reinterpret_cast<const void*>(t.on_ledger_list),
-                         reinterpret_cast<const void*>(t.on_ledger_restore)};
+                         reinterpret_cast<const void*>(t.on_ledger_restore),
+                         reinterpret_cast<const void*>(t.on_response_put),
+                         reinterpret_cast<const void*>(t.on_response_get),
+                         reinterpret_cast<const void*>(t.on_response_delete),
+                         reinterpret_cast<const void*>(t.on_response_purge),
+                         reinterpret_cast<const void*>(t.on_response_page)};
   for (size_t i = 0; i < std::size(hooks); ++i) EXPECT_NE(hooks[i], nullptr) << "hook #" << i;
 }
 

@@ -79,6 +79,27 @@ TEST_F(PostgresOpenTest, NewerSchemaIsRefusedNamingBothVersionsAndLeftAlone) {
   EXPECT_EQ(db().admin().integer("SELECT count(*) FROM " + schema_table("schema_migrations")), latest + 1);
 }
 
+TEST_F(PostgresOpenTest, ResponsesAreKeyedByTenantAndIdCollatedBytewise) {
+  // Migration 6 (ABI 1.9): pages for storage copy are ordered bytewise
+  // whatever the database's collation, on the primary key's index.
+  { auto first = open(); }
+  EXPECT_GE(max_version(), 6);
+  EXPECT_EQ(db().admin().text("SELECT collation_name FROM information_schema.columns WHERE table_schema = " +
+                              quote_literal(db().schema()) +
+                              " AND table_name = 'responses' AND column_name = 'id'"),
+            "C");
+  EXPECT_EQ(db().admin().text("SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i "
+                              "CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k (attnum, n) "
+                              "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum "
+                              "WHERE i.indisprimary AND i.indrelid = '" +
+                              db().schema() + ".responses'::regclass"),
+            "tenant_id,id");
+  EXPECT_EQ(db().admin().integer(
+                "SELECT count(*) FROM pg_indexes WHERE schemaname = " + quote_literal(db().schema()) +
+                " AND tablename = 'responses' AND indexdef LIKE '%(expires_unix_ms)%'"),
+            1);
+}
+
 TEST_F(PostgresOpenTest, MigrateFalseOnAnEmptySchemaIsUnsupportedNamingModelgwMigrate) {
   auto result = try_open(db().config("\"migrate\": false"));
   EXPECT_EQ(result.status, MGW_UNSUPPORTED);

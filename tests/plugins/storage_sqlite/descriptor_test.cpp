@@ -39,6 +39,11 @@ TEST(Descriptor, HookTableIsComplete) {
   EXPECT_NE(table->on_audit_append, nullptr);
   EXPECT_NE(table->on_audit_page, nullptr);
   EXPECT_NE(table->on_audit_heads, nullptr);
+  EXPECT_NE(table->on_response_put, nullptr);
+  EXPECT_NE(table->on_response_get, nullptr);
+  EXPECT_NE(table->on_response_delete, nullptr);
+  EXPECT_NE(table->on_response_purge, nullptr);
+  EXPECT_NE(table->on_response_page, nullptr);
 }
 
 TEST(Descriptor, RefusesAHostOfAnotherMajorVersion) {

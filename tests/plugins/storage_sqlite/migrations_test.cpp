@@ -9,7 +9,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 10;
+constexpr int64_t kCurrentVersion = 11;
 
 class MigrationsTest : public StorageTest {};
 
@@ -60,6 +60,14 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
             "request_id");
   EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_tenant_created')"),
             "tenant_id,created_unix_ms");
+  // Version 11 (ABI 1.9): stored responses, one per (tenant_id, id), expiry indexed for the purge.
+  EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('responses') ORDER BY cid"),
+              ElementsAre("tenant_id", "id", "previous_id", "created_unix_ms", "expires_unix_ms",
+                          "input_json", "response_json"));
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_table_info('responses') WHERE pk > 0"),
+            "tenant_id,id");
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('responses_expiry')"),
+            "expires_unix_ms");
   // The key hash is unique, and api_keys.tenant_id references tenants.
   EXPECT_EQ(raw.text("SELECT \"table\" || '.' || \"to\" FROM pragma_foreign_key_list('api_keys')"),
             "tenants.id");
