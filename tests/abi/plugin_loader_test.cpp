@@ -102,6 +102,31 @@ TEST(PluginLoader, AStoragePluginBuiltBeforeAbi12StillLoadsAndMetersNothing) {
   }
   EXPECT_THROW(storage.take_lease(modelgw::plugins::LeaseRequest{}), modelgw::plugins::StorageError);
   EXPECT_TRUE(storage.list_tenants().empty()) << "the 1.1 hooks still work";
+  EXPECT_FALSE(storage.keeps_responses());
+}
+
+TEST(PluginLoader, AStoragePluginOfAbi15KeepsNoResponsesAndNothingPastItsTableIsCalled) {
+  // Its table is exactly MGW_STORAGE_HOOKS_SIZE_1_5 bytes, with junk where
+  // the 1.9 hooks would be.
+  auto library = PluginLibrary::load(fixture("storage_v1_5"), MGW_KIND_STORAGE);
+  modelgw::plugins::Storage storage(library, nlohmann::json::object());
+  EXPECT_FALSE(storage.keeps_responses());
+  try {
+    storage.response_get(1, "resp_x", 1);
+    FAIL() << "a hook past the plugin's table must not be called";
+  } catch (const modelgw::plugins::StorageError& e) {
+    EXPECT_EQ(e.status(), MGW_UNSUPPORTED);
+    EXPECT_NE(std::string(e.what()).find("too old to keep responses"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(storage.response_put(modelgw::plugins::StoredResponse{}), modelgw::plugins::StorageError);
+  EXPECT_THROW(storage.response_page(0, "", 10), modelgw::plugins::StorageError);
+  void* loaded = dlopen(fixture("storage_v1_5").c_str(), RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(loaded, nullptr);
+  auto* past = reinterpret_cast<int (*)()>(dlsym(loaded, "fixture_past_the_table"));
+  ASSERT_NE(past, nullptr);
+  EXPECT_EQ(past(), 0);
+  dlclose(loaded);
+  EXPECT_TRUE(storage.list_tenants().empty()) << "the 1.0 hooks still work";
 }
 
 TEST(PluginLoader, ReportsAMissingFile) {

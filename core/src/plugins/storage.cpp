@@ -36,6 +36,7 @@ struct Rows {
   std::vector<IdempotencyRow> idempotency;
   std::vector<AuditRow> audit;
   std::vector<LedgerWindow> ledger;
+  std::vector<StoredResponse> responses;
 
   // One sink entry point per row type: never unwinds into the plugin, and
   // refuses a row whose struct_size does not cover the fields its version has.
@@ -61,7 +62,8 @@ struct Rows {
                     &entry<mgw_usage_group, &Rows::take_group, MGW_USAGE_GROUP_SIZE_1_2>,
                     &entry<mgw_idempotency_record, &Rows::take_idempotency, MGW_IDEMPOTENCY_RECORD_SIZE_1_3>,
                     &entry<mgw_audit_event, &Rows::take_audit, MGW_AUDIT_EVENT_SIZE_1_3>,
-                    &entry<mgw_ledger_window, &Rows::take_ledger, MGW_LEDGER_WINDOW_SIZE_1_5>};
+                    &entry<mgw_ledger_window, &Rows::take_ledger, MGW_LEDGER_WINDOW_SIZE_1_5>,
+                    &entry<mgw_response_record, &Rows::take_response, MGW_RESPONSE_RECORD_SIZE_1_9>};
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   void take_tenant(const mgw_tenant_record* r) {
@@ -129,6 +131,10 @@ struct Rows {
   }
   void take_ledger(const mgw_ledger_window* r) {
     ledger.push_back(LedgerWindow{s(r->account), r->window_start_unix_ms, r->spent});
+  }
+  void take_response(const mgw_response_record* r) {
+    responses.push_back(StoredResponse{r->tenant_id, s(r->id), s(r->previous_id), r->created_unix_ms,
+                                       r->expires_unix_ms, s(r->input_json), s(r->response_json)});
   }
   void take_group(const mgw_usage_group* r) {
     groups.push_back(UsageGroup{s(r->key), r->requests, r->prompt_tokens, r->completion_tokens,
@@ -669,6 +675,66 @@ void Storage::restore_ledger_window(const LedgerWindow& window) {
   r.spent = window.spent;
   ErrorText error;
   check(restore(handle_, &r, &error.sink), error, "restore ledger window");
+}
+
+bool Storage::keeps_responses() const {
+  return hooks_.on_response_put != nullptr && hooks_.on_response_get != nullptr &&
+         hooks_.on_response_delete != nullptr && hooks_.on_response_purge != nullptr &&
+         hooks_.on_response_page != nullptr;
+}
+
+void Storage::response_put(const StoredResponse& response) {
+  auto put = MGW_STORAGE_HOOK(on_response_put, "keep responses");
+  mgw_response_record r{};
+  r.struct_size = sizeof r;
+  r.tenant_id = response.tenant_id;
+  r.id = mgw::str(response.id);
+  r.previous_id = mgw::str(response.previous_id);
+  r.created_unix_ms = response.created_unix_ms;
+  r.expires_unix_ms = response.expires_unix_ms;
+  r.input_json = mgw::str(response.input_json);
+  r.response_json = mgw::str(response.response_json);
+  ErrorText error;
+  check(put(handle_, &r, &error.sink), error, "store response");
+}
+
+std::optional<StoredResponse> Storage::response_get(std::int64_t tenant_id, std::string_view id,
+                                                    std::int64_t now_unix_ms) {
+  auto get = MGW_STORAGE_HOOK(on_response_get, "keep responses");
+  ErrorText error;
+  Rows rows{error};
+  const mgw_status st = get(handle_, tenant_id, mgw::str(id), now_unix_ms, &rows.sink, &error.sink);
+  if (!error.rows.failed() && (st == MGW_NOT_FOUND || (st == MGW_OK && rows.responses.empty())))
+    return std::nullopt;
+  check(st, error, "read response");
+  return std::move(rows.responses.front());
+}
+
+bool Storage::response_delete(std::int64_t tenant_id, std::string_view id) {
+  auto remove = MGW_STORAGE_HOOK(on_response_delete, "keep responses");
+  ErrorText error;
+  const mgw_status st = remove(handle_, tenant_id, mgw::str(id), &error.sink);
+  if (st == MGW_NOT_FOUND) return false;
+  check(st, error, "delete response");
+  return true;
+}
+
+std::int64_t Storage::response_purge(std::int64_t now_unix_ms, std::int64_t limit) {
+  auto purge = MGW_STORAGE_HOOK(on_response_purge, "keep responses");
+  ErrorText error;
+  std::int64_t removed = 0;
+  check(purge(handle_, now_unix_ms, limit, &removed, &error.sink), error, "purge responses");
+  return removed;
+}
+
+std::vector<StoredResponse> Storage::response_page(std::int64_t after_tenant_id, std::string_view after_id,
+                                                   std::int64_t limit) {
+  auto page = MGW_STORAGE_HOOK(on_response_page, "keep responses");
+  ErrorText error;
+  Rows rows{error};
+  check(page(handle_, after_tenant_id, mgw::str(after_id), limit, &rows.sink, &error.sink), error,
+        "page responses");
+  return std::move(rows.responses);
 }
 
 #undef MGW_STORAGE_HOOK

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace modelgw::plugins {
@@ -201,6 +202,16 @@ struct LedgerWindow {
   std::int64_t spent = 0;
 };
 
+// One stored response of the Responses API (ABI 1.9, see mgw_response_record):
+// kept per (tenant_id, id) for previous_response_id and GET/DELETE
+// /v1/responses/{id}. The JSON is stored and returned as given.
+struct StoredResponse {
+  std::int64_t tenant_id = 0;
+  std::string id, previous_id;  // previous_id empty: it continued none
+  std::int64_t created_unix_ms = 0, expires_unix_ms = 0;
+  std::string input_json, response_json;  // a JSON array of input items; the response object
+};
+
 struct UsageQuery {
   std::int64_t tenant_id = 0;
   std::string request_id;
@@ -290,6 +301,24 @@ class Storage {
   void restore_budget(const BudgetRow& budget);
   std::vector<LedgerWindow> ledger_windows();
   void restore_ledger_window(const LedgerWindow& window);
+
+  // Stored responses (ABI 1.9). keeps_responses() says whether the plugin's
+  // table reaches on_response_page; without it each call below throws
+  // StorageError(MGW_UNSUPPORTED). response_put throws StorageError with
+  // MGW_CONFLICT when a different response holds (tenant_id, id); an equal
+  // one is fine, so a copy can run again.
+  bool keeps_responses() const;
+  void response_put(const StoredResponse& response);
+  // nullopt when the tenant has no such response or it expired by now_unix_ms.
+  std::optional<StoredResponse> response_get(std::int64_t tenant_id, std::string_view id,
+                                             std::int64_t now_unix_ms);
+  bool response_delete(std::int64_t tenant_id, std::string_view id);  // false: none
+  // Removes at most `limit` responses expired by now_unix_ms; how many.
+  std::int64_t response_purge(std::int64_t now_unix_ms, std::int64_t limit);
+  // At most `limit` (1..1000) responses after (after_tenant_id, after_id) by
+  // (tenant_id, id), expired ones included: storage copy pages with it.
+  std::vector<StoredResponse> response_page(std::int64_t after_tenant_id, std::string_view after_id,
+                                            std::int64_t limit);
 
   std::string plugin_name() const { return library_->name(); }
 
