@@ -2,10 +2,13 @@
 // (tenants, keys, prompts, budgets and credits spent, usage, audit chains) is
 // copied into PostgreSQL; a gateway on the copy serves the same keys with the
 // same standing; the copy verifies, runs again as a no-op (resumable), and
-// refuses a destination that holds another deployment.
+// refuses a destination that holds another deployment. Stored responses of the
+// Responses API (ABI 1.9) move too, expired ones included, byte for byte.
 #include "harness/checks.h"
 #include "harness/postgres_cluster.h"
 #include "harness/stack.h"
+
+#include <sqlite3.h>
 
 #include <fstream>
 
@@ -17,6 +20,31 @@ using namespace std::chrono_literals;
 constexpr const char* kCopyAliases =
     "  pricey: { provider: openai, model: \"gpt-4o-mini\", context_window: 128000, max_output_tokens: 1000, "
     "prices: { input: 1000, output: 1000 } }\n";
+
+// Stores a response in the SQLite file at `path` the way the sqlite plugin
+// keeps one (the endpoints that store them are not what this test is about).
+void store_response(const std::string& path, std::int64_t tenant_id, const std::string& id,
+                    std::int64_t expires_unix_ms) {
+  UsageDb(path).exec(
+      "INSERT INTO responses (tenant_id, id, previous_id, created_unix_ms, expires_unix_ms, input_json, "
+      "response_json) VALUES (" +
+      std::to_string(tenant_id) + ", '" + id + "', 'resp_before', 1000, " + std::to_string(expires_unix_ms) +
+      ", '[{\"role\":\"user\",\"content\":\"h\u00e9\"}]', '{\"id\":\"" + id + "\",\"output\":[]}')");
+}
+
+// One text value from the SQLite file at `path`; "<none>" when no row.
+std::string sqlite_text(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string out = "<none>";
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+      out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
 
 class StorageCopyTest : public ::testing::Test {
  public:
@@ -125,12 +153,24 @@ TEST_F(StorageCopyTest, AnSqliteDeploymentMovesToPostgresWithItsHistoryAndStandi
   const json credit_before = http_get(source.port(), "/v1/budgets", globex.key).json()["credit"];
   ASSERT_GT(credit_before["spent_micros"].get<std::int64_t>(), 0);
   ASSERT_EQ(source.stop(), 0);  // the copy runs with the source's gateways stopped
+  const auto acme_id = UsageDb(source.db_path()).tenant_id("acme");
+  ASSERT_TRUE(acme_id.has_value());
+  store_response(source.db_path(), *acme_id, "resp_live", unix_ms_now() + 3'600'000);
+  store_response(source.db_path(), *acme_id, "resp_expired", 5000);  // copied too; the target purges it
 
   Gateway target(options(cluster_->storage_yaml("copied")));
   const auto copied = copy(source, target);
   ASSERT_EQ(copied.exit_code, 0) << copied.out << copied.err;
   EXPECT_NE(copied.out.find("verified"), std::string::npos) << copied.out;
   EXPECT_NE(copied.out.find("usage records: 13"), std::string::npos) << copied.out;
+  EXPECT_NE(copied.out.find("responses: 2"), std::string::npos) << copied.out;
+  EXPECT_EQ(
+      cluster_->sql("SELECT tenant_id || ' ' || previous_id || ' ' || input_json || ' ' || response_json "
+                    "FROM copied.responses WHERE id = 'resp_live'"),
+      std::to_string(*acme_id) +
+          " resp_before [{\"role\":\"user\",\"content\":\"h\u00e9\"}] {\"id\":\"resp_live\","
+          "\"output\":[]}")
+      << "the response is stored in the destination as it was";
 
   // Running again resumes a copy that is already whole: nothing changes.
   const auto again = copy(source, target);
@@ -205,9 +245,21 @@ TEST_F(StorageCopyTest, SqliteToSqliteCopiesToo) {
   ASSERT_TRUE(
       eventually([&] { return http_get(source.port(), "/v1/usage", key.key).json()["data"].size() == 1u; }));
   ASSERT_EQ(source.stop(), 0);
+  const auto acme_id = UsageDb(source.db_path()).tenant_id("acme");
+  ASSERT_TRUE(acme_id.has_value());
+  store_response(source.db_path(), *acme_id, "resp_kept", unix_ms_now() + 3'600'000);
   Gateway target(options());
   const auto copied = copy(source, target);
   ASSERT_EQ(copied.exit_code, 0) << copied.out << copied.err;
+  EXPECT_NE(copied.out.find("responses: 1"), std::string::npos) << copied.out;
+  const std::string row =
+      "SELECT tenant_id || ' ' || previous_id || ' ' || expires_unix_ms || ' ' || input_json || ' ' || "
+      "response_json FROM responses WHERE id = 'resp_kept'";
+  EXPECT_EQ(sqlite_text(target.db_path(), row), sqlite_text(source.db_path(), row))
+      << "the stored response survives the copy";
+  EXPECT_NE(sqlite_text(target.db_path(), row), "<none>");
+  const auto again = copy(source, target);
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err << " (an equal response is put again)";
   target.start();
   EXPECT_EQ(http_get(target.port(), "/v1/usage", key.key).json()["data"].size(), 1u);
 }

@@ -129,6 +129,32 @@ std::int64_t copy_audit(Storage& from, Storage& to, std::int64_t page, std::int6
   return count;
 }
 
+// Every stored response, paged by (tenant_id, id). A response already in the
+// destination (a resumed copy) is put again, which is fine when equal;
+// a different one there is a conflict (StorageError).
+std::int64_t copy_responses(Storage& from, Storage& to, std::int64_t page) {
+  // Responses may be large (up to 16 MiB of JSON each, twice): fewer per read
+  // than usage records bound what one page holds in memory.
+  const std::int64_t limit = std::min<std::int64_t>(page, 100);
+  std::int64_t count = 0;
+  std::int64_t after_tenant = 0;
+  std::string after_id;
+  for (;;) {
+    const auto rows = from.response_page(after_tenant, after_id, limit);
+    for (const auto& r : rows) to.response_put(r);
+    count += static_cast<std::int64_t>(rows.size());
+    if (static_cast<std::int64_t>(rows.size()) < limit) break;
+    const auto& last = rows.back();
+    // A page that did not move forward is a plugin fault, not a loop.
+    if (last.tenant_id < after_tenant || (last.tenant_id == after_tenant && last.id <= after_id))
+      throw CopyError("the source's response pages do not advance (at tenant id " +
+                      std::to_string(last.tenant_id) + ", response " + last.id + ")");
+    after_tenant = last.tenant_id;
+    after_id = last.id;
+  }
+  return count;
+}
+
 // The destination's standing equals the source's, and its chains verify.
 void verify(Storage& from, Storage& to, const std::vector<plugins::Tenant>& tenants,
             const CopyReport& report) {
@@ -158,6 +184,21 @@ void verify(Storage& from, Storage& to, const std::vector<plugins::Tenant>& tena
     if (x.requests != y.requests || x.total_tokens != y.total_tokens || x.cost_micros != y.cost_micros)
       fail("usage of tenant id " + std::to_string(id) + ": " + std::to_string(y.requests) +
            " records in the destination, " + std::to_string(x.requests) + " in the source");
+  }
+  if (from.keeps_responses() && to.keeps_responses()) {
+    std::int64_t there = 0;
+    std::int64_t after_tenant = 0;
+    std::string after_id;
+    for (;;) {
+      const auto rows = to.response_page(after_tenant, after_id, 100);
+      there += static_cast<std::int64_t>(rows.size());
+      if (rows.size() < 100) break;
+      after_tenant = rows.back().tenant_id;
+      after_id = rows.back().id;
+    }
+    if (there != report.responses)
+      fail("response count differs: " + std::to_string(there) + " in the destination, " +
+           std::to_string(report.responses) + " in the source");
   }
   std::map<std::int64_t, std::string> heads;
   for (const auto& h : from.audit_heads()) heads[h.tenant_id] = h.hash;
@@ -218,6 +259,16 @@ CopyReport copy_storage(Storage& from, Storage& to, const CopyOptions& options) 
   report.usage_records = copy_usage_of(from, to, 0, page);
   for (const auto& t : tenants) report.usage_records += copy_usage_of(from, to, t.id, page);
   say(options, "usage records: " + std::to_string(report.usage_records));
+
+  if (from.keeps_responses() && to.keeps_responses()) {
+    report.responses = copy_responses(from, to, page);
+    say(options, "responses: " + std::to_string(report.responses));
+  } else if (from.keeps_responses()) {
+    // Said, not refused: a store without responses loses only what the
+    // API would have let clients continue or fetch again.
+    say(options, "responses: not copied (the '" + to.plugin_name() +
+                     "' storage plugin is older than ABI 1.9 and keeps none)");
+  }
 
   verify(from, to, tenants, report);
   say(options, "verified: counts, usage totals and every audit chain match");

@@ -5,7 +5,9 @@
 // What moves, ids kept: tenants and their settings, API keys (hashes), named
 // prompts with every version and the active one, budgets and credit accounts,
 // every ledger window's spend, every usage record (in insertion order per
-// tenant), every audit chain. What does not: live leases (they belong to the
+// tenant), every audit chain, and the stored responses of the Responses API
+// when both plugins keep them (ABI 1.9; expired ones too, which the
+// destination purges). What does not: live leases (they belong to the
 // old processes; run the copy with the source gateways stopped) and
 // idempotency keys (short-lived; a retry of a request made before the move is
 // made again).
@@ -41,6 +43,7 @@ struct CopyReport {
   std::int64_t usage_records = 0;  // in the source; the destination verified equal
   std::int64_t audit_events = 0;
   std::int64_t audit_chains = 0;
+  std::int64_t responses = 0;  // stored responses (ABI 1.9); 0 when either plugin keeps none
 };
 
 struct CopyOptions {
