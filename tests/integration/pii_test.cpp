@@ -416,6 +416,25 @@ TEST_F(PiiTest, ResponsesBlockAValueInAFunctionCallOutputAndMaskInstructionsAndT
             "e.g. [EMAIL_1]");
   EXPECT_EQ(sent["body"].dump().find(kEmail), std::string::npos);
   EXPECT_EQ(record_of(r).pii_action, "masked");
+  // The kept turn holds what the vendor was sent: the placeholder, never the value.
+  const std::string kept_id = r.json()["id"];
+  EXPECT_EQ(r.json()["store"], true);
+  HttpRequest items;
+  items.method = "GET";
+  items.path = "/v1/responses/" + kept_id + "/input_items";
+  items.headers.emplace_back("Authorization", "Bearer " + tenant_keys_.at("masker"));
+  const auto listed = http_call(stack_->port(), items);
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(listed.body.find(kEmail), std::string::npos) << listed.body;
+
+  // Values the policy only flags go upstream, but are not kept: the response says store false.
+  r = responses_call(stack_->port(), stack_->key.key,
+                     {{"model", "gpt-4o-mini"}, {"input", std::string("resp-flag-marker ") + kEmail}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json()["store"], false);
+  EXPECT_EQ(
+      http_get(stack_->port(), "/v1/responses/" + r.json()["id"].get<std::string>(), stack_->key.key).status,
+      404);
   expect_no_value_leaked({kEmail, kCard});
 }
 

@@ -337,10 +337,10 @@ TEST_F(ResponsesApiTest, BadRequestsNameTheResponsesParameter) {
        400,
        "invalid_parameter",
        "max_output_tokens"},
-      {{{"model", "gpt"}, {"input", "x"}, {"store", true}}, 422, "unsupported_parameter", "store"},
-      {{{"model", "gpt"}, {"input", "x"}, {"previous_response_id", "resp_1"}},
-       422,
-       "unsupported_parameter",
+      {{{"model", "gpt"}, {"input", "x"}, {"store", "yes"}}, 400, "invalid_parameter", "store"},
+      {{{"model", "gpt"}, {"input", "x"}, {"previous_response_id", "resp_never"}},
+       400,
+       "previous_response_not_found",
        "previous_response_id"},
       {{{"model", "gpt"}, {"input", "x"}, {"truncation", "auto"}},
        422,
@@ -444,6 +444,108 @@ TEST_F(ResponsesApiTest, EveryRequestLeavesOneUsageRecord) {
   const auto srec = stack().usage().wait_for(streamed.header("x-request-id"));
   EXPECT_TRUE(srec->streamed);
   EXPECT_EQ(srec->completion_tokens, 3);
+}
+
+}  // namespace
+}  // namespace it
+
+namespace it {
+namespace {
+
+// Kept responses: store (OpenAI's default) keeps each answered turn, so
+// previous_response_id continues a conversation (on another vendor too), and
+// GET/DELETE /v1/responses/{id} and its input_items read it back; a tenant
+// never reads another's.
+TEST_F(ResponsesApiTest, AKeptResponseContinuesAConversationAcrossVendorsAndIsReadBack) {
+  const auto first =
+      post_responses({{"model", "gpt"}, {"instructions", "Be brief."}, {"input", "kept-turn-one alpha"}});
+  ASSERT_EQ(first.status, 200) << first.body;
+  const json one = first.json();
+  EXPECT_EQ(one["store"], true) << "store is OpenAI's default, and this gateway's storage keeps responses";
+  const std::string id = one["id"];
+
+  // The second turn goes to another vendor, which gets the whole conversation.
+  const auto second = post_responses(
+      {{"model", "claude"}, {"previous_response_id", id}, {"input", "kept-turn-two beta"}, {"store", true}});
+  ASSERT_EQ(second.status, 200) << second.body;
+  const json two = second.json();
+  EXPECT_EQ(two["previous_response_id"], id);
+  EXPECT_EQ(output_text(two), "echo: kept-turn-two beta");
+  const json sent = stack().fake->find_request("kept-turn-two");
+  ASSERT_TRUE(sent.is_object());
+  // Anthropic's form: the earlier user turn and the answer to it come first.
+  const json& messages = sent["body"]["messages"];
+  ASSERT_EQ(messages.size(), 3u) << sent["body"].dump();
+  EXPECT_NE(messages[0].dump().find("kept-turn-one alpha"), std::string::npos);
+  EXPECT_EQ(messages[1]["role"], "assistant");
+  EXPECT_NE(messages[1].dump().find("echo: kept-turn-one alpha"), std::string::npos);
+  EXPECT_FALSE(sent["body"].contains("system")) << "instructions are each request's own, as OpenAI's are";
+
+  // A streamed third turn continues the second, and is kept before its end is sent.
+  const auto third = stream_responses(
+      {{"model", "gemini"}, {"previous_response_id", two["id"]}, {"input", "kept-turn-three"}});
+  ASSERT_EQ(third.status, 200);
+  const json done = json::parse(third.events.back().data)["response"];
+  const auto read_third = http_get(port(), "/v1/responses/" + done["id"].get<std::string>(), key());
+  ASSERT_EQ(read_third.status, 200) << read_third.body;
+  EXPECT_EQ(output_text(read_third.json()), "echo: kept-turn-three");
+
+  // GET answers the kept object under this call's request_id.
+  const auto read = http_get(port(), "/v1/responses/" + id, key());
+  ASSERT_EQ(read.status, 200) << read.body;
+  EXPECT_EQ(read.json()["id"], id);
+  EXPECT_EQ(output_text(read.json()), "echo: kept-turn-one alpha");
+  EXPECT_EQ(read.json()["request_id"], read.header("x-request-id"));
+
+  const auto items =
+      http_get(port(), "/v1/responses/" + two["id"].get<std::string>() + "/input_items", key());
+  ASSERT_EQ(items.status, 200) << items.body;
+  const json list = items.json();
+  EXPECT_EQ(list["object"], "list");
+  ASSERT_EQ(list["data"].size(), 1u) << "this turn's own input" << items.body;
+  EXPECT_EQ(list["data"][0]["type"], "message");
+  EXPECT_EQ(list["data"][0]["content"][0], json({{"type", "input_text"}, {"text", "kept-turn-two beta"}}));
+
+  // Another tenant's key finds nothing, and cannot continue it.
+  stack().gateway->create_tenant("other");
+  const std::string other = stack().gateway->create_key("other").key;
+  EXPECT_EQ(http_get(port(), "/v1/responses/" + id, other).status, 404);
+  HttpRequest continued;
+  continued.path = "/v1/responses";
+  continued.body = json({{"model", "gpt"}, {"previous_response_id", id}, {"input", "x"}}).dump();
+  continued.headers = {{"Authorization", "Bearer " + other}};
+  const auto refused = http_call(port(), continued);
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(refused.json()["error"]["code"], "previous_response_not_found");
+  EXPECT_EQ(refused.json()["error"]["param"], "previous_response_id");
+
+  // DELETE, then it is gone, and a conversation cannot continue from it.
+  HttpRequest del;
+  del.method = "DELETE";
+  del.path = "/v1/responses/" + id;
+  del.headers = {{"Authorization", "Bearer " + key()}};
+  const auto deleted = http_call(port(), del);
+  ASSERT_EQ(deleted.status, 200) << deleted.body;
+  EXPECT_EQ(deleted.json()["object"], "response.deleted");
+  EXPECT_EQ(deleted.json()["deleted"], true);
+  EXPECT_EQ(http_get(port(), "/v1/responses/" + id, key()).status, 404);
+  EXPECT_EQ(http_call(port(), del).status, 404);
+  const auto after = post_responses({{"model", "gpt"}, {"previous_response_id", two["id"]}, {"input", "x"}});
+  EXPECT_EQ(after.status, 400) << "the turn before it was deleted: " << after.body;
+}
+
+TEST_F(ResponsesApiTest, StoreFalseIsNotKept) {
+  const auto r = post_responses({{"model", "gpt"}, {"input", "not kept"}, {"store", false}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json()["store"], false);
+  EXPECT_EQ(http_get(port(), "/v1/responses/" + r.json()["id"].get<std::string>(), key()).status, 404);
+  HttpRequest put;
+  put.method = "PUT";
+  put.path = "/v1/responses/resp_x";
+  put.headers = {{"Authorization", "Bearer " + key()}};
+  const auto wrong = http_call(port(), put);
+  EXPECT_EQ(wrong.status, 405);
+  EXPECT_EQ(wrong.header("allow"), "GET, DELETE");
 }
 
 }  // namespace

@@ -75,6 +75,28 @@ test('an unknown parameter throws BadRequestError naming it', async () => {
   );
 });
 
+test('a two-turn conversation by previous_response_id crosses vendors; the SDK reads it back', async () => {
+  const [first, second] = [aliases[0], aliases.at(-1)];
+  const one = await client().responses.create({ model: first, input: 'remember alpha' });
+  assert.equal(one.store, true, 'store is the default where the gateway keeps responses');
+  const two = await client().responses.create({ model: second, previous_response_id: one.id, input: 'and beta' });
+  assert.equal(two.previous_response_id, one.id);
+  assert.equal(two.model, second);
+  assert.equal(two.output_text, 'echo: and beta');
+  const read = await client().responses.retrieve(two.id);
+  assert.equal(read.id, two.id);
+  assert.equal(read.output_text, 'echo: and beta');
+  const items = [];
+  for await (const item of client().responses.inputItems.list(two.id)) items.push(item);
+  assert.equal(items.length, 1);
+  assert.equal(items[0].type, 'message');
+  await client().responses.delete(one.id);
+  await assert.rejects(client().responses.retrieve(one.id), (err) => {
+    assert.ok(err instanceof OpenAI.NotFoundError, `NotFoundError, got ${err?.constructor?.name}: ${err}`);
+    return true;
+  });
+});
+
 for (const alias of aliases) {
   describe(`alias ${alias}`, () => {
     test('responses.create returns a typed response with output_text and usage', async () => {

@@ -62,6 +62,61 @@ TEST(ResponsesRequestTest, MembersMapToTheirChatCounterparts) {
   EXPECT_EQ(t.echo["store"], false) << "nothing is stored, so the response says so";
 }
 
+TEST(ResponsesRequestTest, StoreIsOpenAIsDefaultWhereResponsesAreKept) {
+  auto kept = translate_request(json{{"model", "m"}, {"input", "x"}, {"previous_response_id", "resp_1"}},
+                                TranslateOptions{true});
+  ASSERT_TRUE(std::holds_alternative<TranslatedRequest>(kept));
+  const auto& t = std::get<TranslatedRequest>(kept);
+  EXPECT_TRUE(t.store);
+  EXPECT_EQ(t.echo["store"], true);
+  EXPECT_EQ(t.previous_response_id, "resp_1");
+  EXPECT_EQ(t.echo["previous_response_id"], "resp_1");
+  auto not_kept =
+      translate_request(json{{"model", "m"}, {"input", "x"}, {"store", false}}, TranslateOptions{true});
+  EXPECT_FALSE(std::get<TranslatedRequest>(not_kept).store);
+  // Where nothing is kept, asking for it is refused, naming the member.
+  EXPECT_EQ(refused({{"model", "m"}, {"input", "x"}, {"store", true}}).param, "store");
+  EXPECT_EQ(refused({{"model", "m"}, {"input", "x"}, {"previous_response_id", "resp_1"}}).param,
+            "previous_response_id");
+}
+
+TEST(ResponsesRequestTest, AKeptResponsesOutputContinuesAsChatMessages) {
+  const json output = json::array(
+      {{{"type", "reasoning"}, {"id", "rs_1"}, {"summary", json::array()}},
+       {{"type", "message"},
+        {"role", "assistant"},
+        {"content",
+         json::array({{{"type", "output_text"}, {"text", "hi"}, {"annotations", json::array()}}})}},
+       {{"type", "function_call"}, {"call_id", "c"}, {"name", "f"}, {"arguments", "{}"}},
+       {{"type", "web_search_call"}}});
+  const json messages = output_messages(output);
+  ASSERT_EQ(messages.size(), 1u) << messages.dump();
+  EXPECT_EQ(messages[0]["role"], "assistant");
+  EXPECT_EQ(messages[0]["content"], "hi");
+  EXPECT_EQ(messages[0]["tool_calls"][0]["id"], "c");
+}
+
+TEST(ResponseObjectTest, KeptChatMessagesAreListedAsInputItems) {
+  const json messages = json::array(
+      {{{"role", "user"},
+        {"content", json::array({{{"type", "text"}, {"text", "q"}},
+                                 {{"type", "image_url"}, {"image_url", {{"url", "https://x/i.png"}}}}})}},
+       {{"role", "assistant"},
+        {"content", nullptr},
+        {"tool_calls", json::array({{{"id", "c"}, {"function", {{"name", "f"}, {"arguments", "{}"}}}}})}},
+       {{"role", "tool"}, {"tool_call_id", "c"}, {"content", "sunny"}}});
+  const json items = input_items(messages, "resp_abc");
+  ASSERT_EQ(items.size(), 3u) << items.dump();
+  EXPECT_EQ(items[0]["content"][0], json({{"type", "input_text"}, {"text", "q"}}));
+  EXPECT_EQ(items[0]["content"][1]["type"], "input_image");
+  EXPECT_EQ(items[1]["type"], "function_call");
+  EXPECT_EQ(items[2], json({{"type", "function_call_output"},
+                            {"id", "fco_abc_2"},
+                            {"call_id", "c"},
+                            {"output", "sunny"},
+                            {"status", "completed"}}));
+}
+
 TEST(ResponsesRequestTest, ParallelFunctionCallsAreOneAssistantTurn) {
   const auto t = translated(
       {{"model", "m"},

@@ -49,6 +49,29 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     }
     co_return;
   }
+  constexpr std::string_view kResponse = "/v1/responses/";
+  if (path.size() > kResponse.size() && path.substr(0, kResponse.size()) == kResponse) {
+    const std::string_view rest = path.substr(kResponse.size());
+    const auto slash = rest.find('/');
+    const std::string_view id = rest.substr(0, slash);
+    const std::string_view sub =
+        slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    if (!id.empty() && (slash == std::string_view::npos || sub == "input_items")) {
+      const bool items = slash != std::string_view::npos;
+      const std::string_view method = call.request().method;
+      if (items ? method != "GET" : method != "GET" && method != "DELETE") {
+        const char* allowed = items ? "GET" : "GET, DELETE";
+        call.set_header("Allow", allowed);
+        call.send_error(method_not_allowed(method, path, allowed));
+        co_return;
+      }
+      if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
+        std::string owned(id);  // named: see Connection::refuse on temporaries
+        co_await stored_response(call, *principal, std::move(owned), items);
+      }
+      co_return;
+    }
+  }
   if (path == "/v1/models") {
     if (!method_is(call, "GET")) co_return;
     if (co_await authenticate(deps_.auth, call, "chat")) {

@@ -31,11 +31,13 @@ struct RouterDeps {
   ReadinessProbe* readiness = nullptr;       // GET /readyz's other checks (nullptr: none)
   const MetricsEndpoint* metrics = nullptr;  // GET /metrics (nullptr: metrics.enabled is false, 404)
   QueryLane* queries = nullptr;  // where usage, budget and audit reads run (nullptr: auth.blocking)
+  // Kept responses of POST /v1/responses (nullptr: the storage plugin keeps none).
+  responses::ResponseStore* responses = nullptr;
 };
 
 class Router : public http::Handler {
  public:
-  explicit Router(RouterDeps deps) : deps_(deps) {}
+  explicit Router(RouterDeps deps) : deps_(deps), responses_door_(deps.responses) {}
 
   net::Task<void> handle(http::ServerCall& call) override;
 
@@ -51,6 +53,10 @@ class Router : public http::Handler {
   net::BlockingPool& query_pool() {
     return deps_.queries != nullptr ? deps_.queries->pool() : deps_.auth.blocking;
   }
+  // response_queries.cpp: GET or DELETE /v1/responses/{id}, and
+  // GET /v1/responses/{id}/input_items when `input_items`.
+  net::Task<void> stored_response(http::ServerCall& call, const auth::Principal& principal, std::string id,
+                                  bool input_items);
   // GET /v1/audit (the caller's tenant) and /internal/v1/audit (any tenant's).
   net::Task<void> get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal);
 

@@ -31,6 +31,7 @@
 #include "plugins/plugin_error.h"
 #include "plugins/provider.h"
 #include "plugins/storage.h"
+#include "responses/response_store.h"
 #include "upstream/proxy.h"
 #include "upstream/upstream_pool.h"
 #include "usage/usage_writer.h"
@@ -65,6 +66,7 @@ struct Gateway::State {
   std::unique_ptr<budget::LedgerKeeper> keeper;
   std::unique_ptr<budget::SpendControl> spend;
   std::unique_ptr<idempotency::KeyKeeper> idempotency;
+  std::unique_ptr<responses::ResponseStore> responses;  // nullptr: the storage plugin keeps no responses
   std::unique_ptr<audit::AuditLog> audit;
   std::unique_ptr<admin::AdminService> admin;
   std::unique_ptr<admin::AdminRoutes> admin_routes;
@@ -231,6 +233,15 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
         "limits are not enforced",
         s.storage->plugin_name());
   }
+  // Kept responses of POST /v1/responses live in the store too.
+  if (s.storage->keeps_responses()) {
+    s.responses = std::make_unique<responses::ResponseStore>(*s.storage, *s.blocking, config.responses);
+  } else {
+    spdlog::warn(
+        "storage '{}' keeps no responses (plugin ABI < 1.9): POST /v1/responses with store: true or "
+        "previous_response_id is refused",
+        s.storage->plugin_name());
+  }
   // Idempotency keys live in the store (shared by every process on it).
   if (s.storage->supports_idempotency()) {
     s.idempotency = std::make_unique<idempotency::KeyKeeper>(*s.storage, *s.blocking, config.idempotency);
@@ -281,7 +292,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   s.router = std::make_unique<api::Router>(
       api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, s.routes,
                       *s.prompts, *s.admin_routes, *s.storage, *s.usage, s.audit.get(), s.readiness.get(),
-                      s.metrics_endpoint.get(), s.queries.get()});
+                      s.metrics_endpoint.get(), s.queries.get(), s.responses.get()});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   if (s.metrics) {
@@ -313,6 +324,7 @@ Gateway::~Gateway() {
   if (s.blocking) s.blocking->stop();
   if (s.queries) s.queries->stop();
   if (s.idempotency) s.idempotency->stop();
+  if (s.responses) s.responses->stop();
   if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
   if (s.usage) s.usage->stop();
@@ -379,6 +391,7 @@ void Gateway::run_until_signal() {
   s.usage->start();
   if (s.keeper) s.keeper->start();
   if (s.idempotency) s.idempotency->start();
+  if (s.responses) s.responses->start();
   if (s.audit) s.audit->start();
   s.loops->start();
   s.listener->start();
@@ -408,6 +421,7 @@ void Gateway::run_until_signal() {
   // Leases go back before the last records are written: what they keep
   // covers the charges those records still carry.
   if (s.idempotency) s.idempotency->stop();
+  if (s.responses) s.responses->stop();
   if (s.audit) s.audit->stop();
   if (s.keeper) s.keeper->stop();
   s.usage->stop();

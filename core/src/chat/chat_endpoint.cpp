@@ -101,7 +101,8 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   if (outcome.door != nullptr) {
     // Another API's request: translated to the chat request the rest of the
     // chain serves. Named prompts are chat's alone.
-    auto translated = outcome.door->translate(std::get<nlohmann::json>(std::move(doc)));
+    auto translated = co_await outcome.door->open(std::get<nlohmann::json>(std::move(doc)),
+                                                  outcome.row.tenant_id, call.request_id());
     if (auto* err = std::get_if<http::ApiError>(&translated)) co_return answer_error(call, *err, outcome);
     auto& t = std::get<DoorRequest>(translated);
     outcome.shaper = std::move(t.shaper);
@@ -167,6 +168,8 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     if (!co_await apply_pii_policy(call, req, text, expanded, outcome)) co_return;
     if (!expanded.empty()) text = expanded;
   }
+
+  if (outcome.shaper) outcome.shaper->sent(text, outcome.row.pii_action == "flagged");
 
   // Route: the models that may serve it, in order.
   Routing routing = plan_routes(*candidates, req, text);

@@ -8,11 +8,13 @@
 #pragma once
 
 #include "http/api_error.h"
+#include "net/asio.h"
 
 #include <modelgw/plugin.h>
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +40,16 @@ class AnswerShaper {
   virtual void finish(const std::optional<mgw_usage>& usage, std::string_view request_id,
                       std::string& out) = 0;
   virtual void fail(const http::ApiError& error, std::string_view request_id, std::string& out) = 0;
+
+  // The chat request as it goes upstream, after the PII stage. `pii_flagged`:
+  // it holds values the tenant's policy lets through but records, which a
+  // door that keeps requests must not keep.
+  virtual void sent(std::string_view /*chat_body*/, bool /*pii_flagged*/) {}
+  // The answer is complete: its whole body, or its stream's last events, are
+  // about to be sent. A door that keeps answers keeps it now, so a client
+  // that reads the end can use what was kept at once. `usage`: what a stream
+  // reported. On the call's loop; may offload.
+  virtual net::Task<void> complete(std::optional<mgw_usage> /*usage*/) { co_return; }
 };
 
 // The door's request: the chat completions document the chain serves, and
@@ -53,8 +65,11 @@ class FrontDoor {
   // What usage records and metrics call this API ("responses").
   virtual std::string_view operation() const = 0;
   // The body as sent (parsed, not yet checked) -> the chat request, or the
-  // error that names the door's own parameter.
-  virtual std::variant<DoorRequest, http::ApiError> translate(nlohmann::json body) const = 0;
+  // error that names the door's own parameter. On the call's loop; what it
+  // reads from storage (a conversation continued) it reads off the loop.
+  virtual net::Task<std::variant<DoorRequest, http::ApiError>> open(nlohmann::json body,
+                                                                    std::int64_t tenant_id,
+                                                                    std::string_view request_id) const = 0;
   // A later stage's error names a chat parameter (max_tokens, messages[2]...):
   // the door's name for it.
   virtual std::string param_name(std::string_view chat_param) const = 0;

@@ -158,6 +158,7 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
                    a.outcome, a.redactor);
       co_return Attempt{};
     }
+    co_await a.outcome.shaper->complete(std::nullopt);
     a.call.send_json(200, *shaped);
     co_return Attempt{};
   }
@@ -215,6 +216,8 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
       st = hooks.on_stream_end(stream, relay.sink());
       fail_on_breach(a, relay, route);
       if (st != MGW_OK && !relay.failed()) relay.fail(plugin_failure(pcfg.name, "on_stream_end", st));
+      if (a.outcome.shaper && !relay.failed() && !a.call.client_gone())
+        co_await a.outcome.shaper->complete(relay.usage());
       relay.finish();
       break;
     }

@@ -98,6 +98,15 @@ struct IdempotencyConfig {
   std::int64_t purge_interval_ms = 60'000;       // expired keys are deleted this often
 };
 
+// Stored responses of POST /v1/responses (README "The Responses API"): kept
+// through the storage plugin when it keeps them (ABI 1.9).
+struct ResponsesConfig {
+  std::int64_t retention_ms =
+      30LL * 24 * 3'600'000;                // a stored response is purged this long after it was made
+  std::int64_t purge_interval_ms = 60'000;  // expired responses are deleted this often
+  int max_turns = 100;                      // previous_response_id reaches back at most this many turns
+};
+
 // GET /metrics (docs/METRICS.md): served unless disabled; when a bearer
 // token is set, only to requests that bear it.
 struct MetricsConfig {
@@ -214,6 +223,7 @@ struct Config {
   AuthConfig auth;
   UsageConfig usage;
   IdempotencyConfig idempotency;
+  ResponsesConfig responses;
   AuditConfig audit;
   MetricsConfig metrics;
   LoggingConfig logging;

@@ -367,6 +367,15 @@ Config from_json(const nlohmann::json& root, std::string source) {
     r.reject_unknown_keys();
   }
   {
+    SectionReader r(top.object("responses"), "responses");
+    auto& rs = c.responses;
+    rs.retention_ms =
+        r.integer("retention_days", rs.retention_ms / (24LL * 3'600'000), 1, 3650) * 24LL * 3'600'000;
+    rs.purge_interval_ms = r.integer("purge_interval_ms", rs.purge_interval_ms, 100, 24LL * 3'600'000);
+    rs.max_turns = static_cast<int>(r.integer("max_turns", rs.max_turns, 1, 10000));
+    r.reject_unknown_keys();
+  }
+  {
     SectionReader r(top.object("audit"), "audit");
     auto& a = c.audit;
     a.flush_interval_ms = static_cast<int>(r.integer("flush_interval_ms", a.flush_interval_ms, 1, 60000));

@@ -201,18 +201,27 @@ bool ResponseEventWriter::chunk(std::string_view chunk_json, std::string& out) {
   return true;
 }
 
-void ResponseEventWriter::finish(const std::optional<StreamUsage>& usage, std::string& out) {
-  if (ended_) return;
-  start(out);
-  for (auto& item : items_) close(item, out);
-  ended_ = true;
-  json r = response("completed");
+json ResponseEventWriter::final_response(const std::optional<StreamUsage>& usage) const {
+  json r = response_skeleton(echo_, request_id_, created_at_, model_, "completed");
+  for (Item item : items_) {
+    item.done = true;
+    r["output"].push_back(item_json(item));
+  }
   apply_finish_reason(r, finish_reason_);
   if (usage) {
     r["usage"] = responses_usage(usage->input, usage->output, usage->cached, usage->reasoning);
   } else if (!chunk_usage_.is_null()) {
     r["usage"] = responses_usage(chunk_usage_);
   }
+  return r;
+}
+
+void ResponseEventWriter::finish(const std::optional<StreamUsage>& usage, std::string& out) {
+  if (ended_) return;
+  start(out);
+  for (auto& item : items_) close(item, out);
+  ended_ = true;
+  json r = final_response(usage);
   const std::string type = r["status"] == "incomplete" ? "response.incomplete" : "response.completed";
   event(type, json{{"response", std::move(r)}}, out);
 }

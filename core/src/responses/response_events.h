@@ -38,6 +38,9 @@ class ResponseEventWriter {
   void finish(const std::optional<StreamUsage>& usage, std::string& out);
   // The stream failed after it began.
   void fail(const http::ApiError& error, std::string& out);
+  // The response finish() ends the stream with (every item completed), for
+  // whoever keeps it before it is sent.
+  nlohmann::json final_response(const std::optional<StreamUsage>& usage) const;
 
  private:
   struct Item {

@@ -98,6 +98,72 @@ void apply_finish_reason(json& response, std::string_view finish_reason) {
   }
 }
 
+json input_items(const json& chat_messages, std::string_view response_id) {
+  json items = json::array();
+  if (!chat_messages.is_array()) return items;
+  const std::string suffix(response_id.substr(0, 5) == "resp_" ? response_id.substr(5) : response_id);
+  std::size_t n = 0;
+  const auto next_id = [&](const char* prefix) {
+    return std::string(prefix) + suffix + "_" + std::to_string(n++);
+  };
+  for (const auto& m : chat_messages) {
+    if (!m.is_object()) continue;
+    const std::string role = string_member(m, "role");
+    if (role == "tool") {
+      items.push_back(json{{"type", "function_call_output"},
+                           {"id", next_id("fco_")},
+                           {"call_id", string_member(m, "tool_call_id")},
+                           {"output", text_of(m.value("content", json()))},
+                           {"status", "completed"}});
+      continue;
+    }
+    const bool assistant = role == "assistant";
+    json content = json::array();
+    const json text = m.contains("content") ? m["content"] : json();
+    if (text.is_string() && !(assistant && text.get_ref<const std::string&>().empty())) {
+      content.push_back(assistant
+                            ? json{{"type", "output_text"}, {"text", text}, {"annotations", json::array()}}
+                            : json{{"type", "input_text"}, {"text", text}});
+    } else if (text.is_array()) {
+      for (const auto& part : text) {
+        const std::string type = string_member(part, "type");
+        if (type == "text") {
+          content.push_back(json{{"type", assistant ? "output_text" : "input_text"},
+                                 {"text", string_member(part, "text")}});
+        } else if (type == "image_url" && part.contains("image_url") && part["image_url"].is_object()) {
+          json image{{"type", "input_image"}, {"image_url", string_member(part["image_url"], "url")}};
+          image["detail"] = part["image_url"].contains("detail") ? part["image_url"]["detail"] : json("auto");
+          content.push_back(std::move(image));
+        } else if (type == "file" && part.contains("file")) {
+          json file = part["file"];
+          file["type"] = "input_file";
+          content.push_back(std::move(file));
+        }
+      }
+    }
+    if (!content.empty()) {
+      items.push_back(json{{"type", "message"},
+                           {"id", next_id("msg_")},
+                           {"role", role},
+                           {"content", std::move(content)},
+                           {"status", "completed"}});
+    }
+    if (assistant && m.contains("tool_calls") && m["tool_calls"].is_array()) {
+      for (const auto& call : m["tool_calls"]) {
+        const json function =
+            call.is_object() && call.contains("function") ? call["function"] : json::object();
+        items.push_back(json{{"type", "function_call"},
+                             {"id", next_id("fc_")},
+                             {"call_id", string_member(call, "id")},
+                             {"name", string_member(function, "name")},
+                             {"arguments", string_member(function, "arguments")},
+                             {"status", "completed"}});
+      }
+    }
+  }
+  return items;
+}
+
 std::optional<std::string> whole_response(std::string_view chat_completion, const json& echo,
                                           std::string_view request_id) {
   const json chat = json::parse(chat_completion, nullptr, false);

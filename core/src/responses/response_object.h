@@ -43,6 +43,13 @@ nlohmann::json response_skeleton(const nlohmann::json& echo, std::string_view re
 // (length: incomplete, max_output_tokens; content_filter: incomplete).
 void apply_finish_reason(nlohmann::json& response, std::string_view finish_reason);
 
+// A kept turn's chat messages as the Responses API lists input items
+// (GET /v1/responses/{id}/input_items): messages with input_text,
+// input_image and input_file parts (an assistant's with output_text),
+// function_call and function_call_output items, each with an id derived from
+// the response's.
+nlohmann::json input_items(const nlohmann::json& chat_messages, std::string_view response_id);
+
 // The whole answer; nullopt when `chat_completion` is not a chat completion.
 std::optional<std::string> whole_response(std::string_view chat_completion, const nlohmann::json& echo,
                                           std::string_view request_id);

@@ -220,9 +220,7 @@ void add_input(const json& input, json& messages) {
       // A reasoning item passed back: chat has no place for it, and the model
       // reasons afresh. Dropped, as the item's own docs allow.
     } else if (type == "item_reference") {
-      unsupported(
-          "item_reference needs stored responses, which this gateway does not keep yet; send the item itself",
-          at + ".type");
+      unsupported("item_reference is not served: send the item itself", at + ".type");
     } else {
       unsupported(
           "'" + at + ".type' is '" + http::input_excerpt(type) +
@@ -306,7 +304,7 @@ json chat_response_format(const json& text, json& echo_text) {
          "text.format.type");
 }
 
-TranslatedRequest translate(json body) {
+TranslatedRequest translate(json body, TranslateOptions options) {
   for (const auto& [name, value] : body.items()) {
     bool known = false;
     for (auto k : kKnown) known = known || name == k;
@@ -343,6 +341,7 @@ TranslatedRequest translate(json body) {
   if (const auto v = body.find("instructions"); v != body.end() && !v->is_null()) {
     messages.push_back(json{{"role", "system"}, {"content", string_at(*v, "instructions")}});
     echo["instructions"] = *v;
+    out.has_instructions = true;
   }
   const auto input = body.find("input");
   if (input == body.end()) refuse("missing_required_field", "'input' is required", "input");
@@ -423,17 +422,33 @@ TranslatedRequest translate(json body) {
                   "truncation");
     if (t != "disabled") refuse("invalid_parameter", "'truncation' must be disabled or auto", "truncation");
   }
+  // store: OpenAI's default is true; a gateway whose storage keeps no
+  // responses serves it absent or false, and says store: false.
+  bool store = true;
+  bool store_asked = false;
   if (const auto v = body.find("store"); v != body.end() && !v->is_null()) {
-    if (require(*v, v->is_boolean(), "store", "a boolean").get<bool>()) {
-      unsupported("'store' true is not served yet: this gateway keeps no responses; send store: false",
-                  "store");
-    }
+    store = require(*v, v->is_boolean(), "store", "a boolean").get<bool>();
+    store_asked = store;
   }
+  if (store_asked && !options.keeps_responses) {
+    unsupported("'store' true is not served: this gateway's storage keeps no responses; send store: false",
+                "store");
+  }
+  out.store = store && options.keeps_responses;
+  echo["store"] = out.store;
   if (const auto v = body.find("previous_response_id"); v != body.end() && !v->is_null()) {
-    unsupported(
-        "'previous_response_id' needs stored responses, which this gateway does not keep yet; send the "
-        "conversation's items in input",
-        "previous_response_id");
+    if (!options.keeps_responses) {
+      unsupported(
+          "'previous_response_id' needs stored responses, which this gateway's storage does not keep; "
+          "send the conversation's items in input",
+          "previous_response_id");
+    }
+    const std::string& id = string_at(*v, "previous_response_id");
+    if (id.empty() || id.size() > 128)
+      refuse("invalid_parameter", "'previous_response_id' must be a response id (resp_...)",
+             "previous_response_id");
+    out.previous_response_id = id;
+    echo["previous_response_id"] = id;
   }
   if (const auto v = body.find("background"); v != body.end() && !v->is_null()) {
     if (require(*v, v->is_boolean(), "background", "a boolean").get<bool>())
@@ -469,12 +484,26 @@ TranslatedRequest translate(json body) {
 
 }  // namespace
 
-std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body) {
+std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body,
+                                                                  TranslateOptions options) {
   try {
-    return translate(std::move(body));
+    return translate(std::move(body), options);
   } catch (Refused& r) {
     return std::move(r.error);
   }
+}
+
+json output_messages(const json& output_items) {
+  json messages = json::array();
+  if (!output_items.is_array()) return messages;
+  for (const auto& item : output_items) {
+    try {
+      add_input(json::array({item}), messages);
+    } catch (const Refused&) {
+      // Not an item a conversation continues with: left out.
+    }
+  }
+  return messages;
 }
 
 }  // namespace modelgw::responses

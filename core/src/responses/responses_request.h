@@ -10,9 +10,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <variant>
 
 namespace modelgw::responses {
+
+struct TranslateOptions {
+  // The gateway keeps responses (the storage plugin does): `store` (true by
+  // default, as OpenAI's) and `previous_response_id` are served.
+  bool keeps_responses = false;
+};
 
 struct TranslatedRequest {
   nlohmann::json chat;  // a chat completions body
@@ -22,8 +29,17 @@ struct TranslatedRequest {
   // text, tool_choice, tools, top_p, truncation, user).
   nlohmann::json echo;
   bool stream = false;
+  bool store = false;                // keep the answered turn
+  std::string previous_response_id;  // the conversation it continues; empty: none
+  bool has_instructions = false;     // chat.messages[0] is the instructions
 };
 
-std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body);
+std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body,
+                                                                  TranslateOptions options = {});
+
+// The output items of a kept response (messages, function calls; reasoning
+// is dropped) as the chat messages a conversation continues with. Items it
+// cannot read are skipped.
+nlohmann::json output_messages(const nlohmann::json& output_items);
 
 }  // namespace modelgw::responses

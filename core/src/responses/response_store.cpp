@@ -1,0 +1,126 @@
+#include "responses/response_store.h"
+
+#include "responses/responses_request.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <vector>
+
+namespace modelgw::responses {
+namespace {
+
+constexpr std::int64_t kPurgeBatch = 1000;
+constexpr int kMaxPurgeBatches = 100;
+
+http::ApiError not_kept(const std::string& id, bool first) {
+  return http::bad_request(
+      "previous_response_not_found",
+      first ? "previous response '" + http::input_excerpt(id) +
+                  "' is not kept: it was never stored (store: false), expired, was deleted, "
+                  "or belongs to another tenant"
+            : "a turn before the previous response ('" + http::input_excerpt(id) +
+                  "') is no longer kept; start the conversation again with its items in input",
+      "previous_response_id");
+}
+
+}  // namespace
+
+std::int64_t ResponseStore::now_unix_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+ResponseStore::ResponseStore(plugins::Storage& storage, net::BlockingPool& blocking,
+                             config::ResponsesConfig config)
+    : storage_(storage), blocking_(blocking), config_(config) {}
+
+ResponseStore::~ResponseStore() {
+  stop();
+}
+
+void ResponseStore::stop() {
+  purge_thread_.stop();
+}
+
+std::int64_t ResponseStore::purge_once() {
+  std::int64_t total = 0;
+  const std::int64_t now = now_unix_ms();
+  for (int i = 0; i < kMaxPurgeBatches; ++i) {
+    const std::int64_t removed = storage_.response_purge(now, kPurgeBatch);
+    total += removed;
+    if (removed < kPurgeBatch) break;
+  }
+  return total;
+}
+
+void ResponseStore::start() {
+  const auto interval = std::chrono::milliseconds(config_.purge_interval_ms);
+  purge_thread_.start(interval, [this, interval]() -> std::chrono::milliseconds {
+    try {
+      const std::int64_t removed = purge_once();
+      if (purge_failing_) spdlog::info("responses: purging expired responses works again");
+      purge_failing_ = false;
+      if (removed > 0) spdlog::debug("responses: purged {} expired responses", removed);
+    } catch (const std::exception& e) {
+      // One line per change of state, not per attempt.
+      if (!purge_failing_) spdlog::warn("responses: purging expired responses failed: {}", e.what());
+      purge_failing_ = true;
+    }
+    return interval;
+  });
+}
+
+net::Task<std::variant<nlohmann::json, http::ApiError>> ResponseStore::conversation(std::int64_t tenant_id,
+                                                                                    std::string id) {
+  const int max_turns = config_.max_turns;
+  co_return co_await net::offload(blocking_, [&]() -> std::variant<nlohmann::json, http::ApiError> {
+    // Newest first, by each turn's previous_id; bounded in turns, and a
+    // chain that loops back (a store edited by hand) ends at the repeat.
+    std::vector<plugins::StoredResponse> turns;
+    std::set<std::string> seen;
+    std::string next = id;
+    while (!next.empty() && !seen.count(next)) {
+      if (static_cast<int>(turns.size()) >= max_turns) {
+        return http::ApiError{422, "conversation_too_long",
+                              "the conversation before '" + http::input_excerpt(id) + "' has more than " +
+                                  std::to_string(max_turns) +
+                                  " turns (responses.max_turns); start again with its items in input",
+                              "previous_response_id"};
+      }
+      auto turn = storage_.response_get(tenant_id, next, now_unix_ms());
+      if (!turn) return not_kept(next, turns.empty());
+      seen.insert(next);
+      next = turn->previous_id;
+      turns.push_back(std::move(*turn));
+    }
+    nlohmann::json messages = nlohmann::json::array();
+    for (auto it = turns.rbegin(); it != turns.rend(); ++it) {
+      nlohmann::json input = nlohmann::json::parse(it->input_json, nullptr, false);
+      if (input.is_array()) {
+        for (auto& m : input) messages.push_back(std::move(m));
+      }
+      const nlohmann::json response = nlohmann::json::parse(it->response_json, nullptr, false);
+      if (response.is_object() && response.contains("output")) {
+        for (auto& m : output_messages(response["output"])) messages.push_back(std::move(m));
+      }
+    }
+    return messages;
+  });
+}
+
+net::Task<bool> ResponseStore::keep(plugins::StoredResponse record) {
+  co_return co_await net::offload(blocking_, [&] {
+    try {
+      storage_.response_put(record);
+      return true;
+    } catch (const std::exception& e) {
+      spdlog::warn("responses: keeping response {} failed: {}", record.id, e.what());
+      return false;
+    }
+  });
+}
+
+}  // namespace modelgw::responses

@@ -1,0 +1,59 @@
+// Stored responses of the Responses API (`store`, OpenAI's default): each
+// answered turn is kept per tenant through the storage plugin (ABI 1.9), read
+// back to continue a conversation (`previous_response_id`) and by
+// GET/DELETE /v1/responses/{id}; kept for responses.retention_days, then
+// purged in the background. A turn holds the chat messages its own input
+// became after the PII stage (what the vendor was sent, masked where the
+// tenant's policy masks), and the response object.
+#pragma once
+
+#include "config/config.h"
+#include "http/api_error.h"
+#include "net/blocking_pool.h"
+#include "plugins/storage.h"
+#include "util/periodic_thread.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace modelgw::responses {
+
+class ResponseStore {
+ public:
+  ResponseStore(plugins::Storage& storage, net::BlockingPool& blocking, config::ResponsesConfig config);
+  ~ResponseStore();
+  ResponseStore(const ResponseStore&) = delete;
+  ResponseStore& operator=(const ResponseStore&) = delete;
+
+  void start();  // the purge thread
+  void stop();
+
+  // The chat messages of the conversation that ends with the tenant's
+  // response `id` (each turn's input, then its output), oldest first; or a
+  // 400 naming previous_response_id when it, or a turn before it, is not kept.
+  net::Task<std::variant<nlohmann::json, http::ApiError>> conversation(std::int64_t tenant_id,
+                                                                       std::string id);
+  // Keeps one answered turn; false (logged) when the store refused it.
+  net::Task<bool> keep(plugins::StoredResponse record);
+
+  static std::int64_t now_unix_ms();
+  std::int64_t expires_at(std::int64_t created_unix_ms) const {
+    return created_unix_ms + config_.retention_ms;
+  }
+  // Deletes what expired, in batches; how many.
+  std::int64_t purge_once();
+
+  plugins::Storage& storage() { return storage_; }
+
+ private:
+  plugins::Storage& storage_;
+  net::BlockingPool& blocking_;
+  config::ResponsesConfig config_;
+  util::PeriodicThread purge_thread_;
+  bool purge_failing_ = false;  // purge thread only
+};
+
+}  // namespace modelgw::responses
