@@ -296,6 +296,44 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
   }
 }
 
+// (e) POST /v1/responses against the equivalent POST /v1/chat/completions
+// through modelgw and the same mock upstream, at saturation: the CPU the
+// Responses front door adds (translation both ways), without and with
+// keeping the answer (store, a storage write per request). Printed as
+// ratios to chat's CPU per request in the same run.
+void run_responses(const Options& o, Environment& env, const std::string& chat_body) {
+  const ScenarioSettings s = scenario_settings(o);
+  const nlohmann::json chat = nlohmann::json::parse(chat_body);
+  const std::string content = chat["messages"][0]["content"];
+  auto pass = [&](const char* what, const std::string& path, const std::string& body) {
+    progress(std::string("(e) ") + what + ": C=" + std::to_string(s.concurrency) + ", " +
+             seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
+    PassResult r = run_pass(env.gateway_port(), build_request("POST", path, env.gateway_key(), body),
+                            s.concurrency, s.warmup_s, s.duration_s, s.request_timeout_ms, env.gateway_pid(),
+                            env.upstream_pid(), &g_interrupted);
+    check_gateway_alive(env, "responses");
+    progress("  " + describe(r) + ", modelgw CPU " +
+             std::to_string(static_cast<long>(r.gateway_cpu_us_per_request)) + " us/request");
+    settle();
+    return r;
+  };
+  const PassResult base = pass("chat completions", "/v1/chat/completions", chat_body);
+  const nlohmann::json responses = {{"model", chat["model"]}, {"input", content}, {"store", false}};
+  const PassResult unstored = pass("responses, store false", "/v1/responses", responses.dump());
+  nlohmann::json stored = responses;
+  stored.erase("store");
+  const PassResult kept = pass("responses, kept (store: OpenAI's default)", "/v1/responses", stored.dump());
+  const auto ratio = [&](const PassResult& r) {
+    return base.gateway_cpu_us_per_request > 0
+               ? r.gateway_cpu_us_per_request / base.gateway_cpu_us_per_request
+               : 0.0;
+  };
+  std::cout << "(e) responses: CPU per request over chat's ("
+            << static_cast<long>(base.gateway_cpu_us_per_request) << " us): store false " << ratio(unstored)
+            << "x, kept " << ratio(kept) << "x; errors "
+            << base.load.errors + unstored.load.errors + kept.load.errors << "\n";
+}
+
 // One request through nginx, so a broken baseline fails with a clear message.
 void smoke_test_nginx(const NginxProxy& nginx, const std::string& body) {
   HttpConnection conn(nginx.port(), 10000);
@@ -412,6 +450,7 @@ int main(int argc, char** argv) {
       }
     }
     if (o.runs("hold") && !g_interrupted) report.streams = run_streams(o, env);
+    if (o.runs("responses") && !g_interrupted) run_responses(o, env, body);
 
     const bool failed = report.total_errors() > 0 || (report.streams && !report.streams_all_completed()) ||
                         comparison.failures() > 0;

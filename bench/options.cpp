@@ -111,7 +111,8 @@ double to_seconds(const std::string& name, const std::string& value, double min)
 }
 
 std::vector<std::string> split_list(const std::string& value) {
-  static const std::vector<std::string> kKnown = {"saturation", "latency", "sse", "attack", "direct", "hold"};
+  static const std::vector<std::string> kKnown = {"saturation", "latency", "sse",      "attack",
+                                                  "direct",     "hold",    "responses"};
   std::vector<std::string> out;
   std::size_t pos = 0;
   while (pos <= value.size()) {
