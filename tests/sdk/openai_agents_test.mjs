@@ -17,12 +17,7 @@ import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, t
 import OpenAI from 'openai';
 import { z } from 'zod';
 
-const baseURL = process.env.MODELGW_BASE_URL ?? '';
-const apiKey = process.env.MODELGW_API_KEY ?? '';
-const toolAliases = (process.env.MODELGW_TOOL_ALIASES ?? '')
-  .split(',')
-  .map((s) => s.trim())
-  .filter((s) => s.length > 0);
+import { apiKey, baseURL, toolAliases } from './gateway_env.mjs';
 
 // Nothing leaves loopback: no tracing export, the gateway as the client.
 setTracingDisabled(true);

@@ -14,25 +14,12 @@ import { describe, test } from 'node:test';
 
 import OpenAI from 'openai';
 
+import { aliases, apiKey, baseURL, client, REQUEST_ID, toolAliases } from './gateway_env.mjs';
+
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-function listFromEnv(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined) return fallback;
-  return raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-const baseURL = process.env.MODELGW_BASE_URL ?? '';
-const apiKey = process.env.MODELGW_API_KEY ?? '';
-const aliases = listFromEnv('MODELGW_ALIASES', []);
-const toolAliases = listFromEnv('MODELGW_TOOL_ALIASES', aliases);
-
-const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;
 const TOOL_NAME = 'lookup_weather';
 const TOOLS = [
   {
@@ -45,9 +32,6 @@ const TOOLS = [
   },
 ];
 
-function client() {
-  return new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: 20_000 });
-}
 
 function userMessages(text) {
   return [{ role: 'user', content: text }];
