@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace it {
@@ -117,6 +118,52 @@ TEST(OpenAiSdkTest, OfficialResponsesClientPassesAgainstEveryVendor) {
 // API, through each vendor whose fake answers with tool calls.
 TEST(OpenAiSdkTest, AgentsSdkRunWithAToolCallPassesAgainstEveryToolVendor) {
   run_sdk_script("openai_agents_test.mjs", {"claude", "gemini"});
+}
+
+// The Codex CLI (`codex exec`, from package.json's @openai/codex) through the
+// gateway's Responses API: one turn, offline, the gateway as its model
+// provider. Its request carries what a coding agent sends (developer
+// messages, namespaced and hosted tools, client_metadata, store: false).
+TEST(CodexCliTest, OneExecTurnGoesThroughTheGateway) {
+  const fs::path root = repository_root();
+  const fs::path codex = root / "node_modules/.bin/codex";
+  ASSERT_TRUE(fs::exists(codex)) << codex << " is missing: run `npm ci` at the repository root";
+  auto stack = start_stack(sdk_options());
+  // Codex keeps its sessions under HOME: a folder of this test's own, removed at the end.
+  std::string pattern = (fs::temp_directory_path() / "modelgw-codex-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  struct Removed {
+    fs::path path;
+    ~Removed() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } home{pattern};
+  const fs::path codex_home = home.path / ".codex";
+  fs::create_directories(codex_home);
+  {
+    std::ofstream config(codex_home / "config.toml");
+    config << "model = \"gpt\"\n"
+           << "model_provider = \"modelgw\"\n"
+           << "[model_providers.modelgw]\n"
+           << "name = \"modelgw\"\n"
+           << "base_url = \"http://127.0.0.1:" << stack->port() << "/v1\"\n"
+           << "env_key = \"MODELGW_API_KEY\"\n"
+           << "wire_api = \"responses\"\n";
+  }
+  const Env env = {
+      {"HOME", home.path.string()}, {"CODEX_HOME", codex_home.string()}, {"MODELGW_API_KEY", stack->key.key},
+      {"NO_PROXY", "127.0.0.1"},    {"no_proxy", "127.0.0.1"},
+  };
+  const RunResult run =
+      run_to_exit(codex.string(), {"exec", "--skip-git-repo-check", "say hi codex"}, env, 90s);
+  ASSERT_EQ(run.exit_code, 0) << "codex exec exited " << run.exit_code << "\n--- stdout ---\n"
+                              << run.out << "\n--- stderr ---\n"
+                              << run.err;
+  EXPECT_NE(run.out.find("echo: say hi codex"), std::string::npos) << run.out;
+  // It came through /v1/responses, recorded as such.
+  ASSERT_TRUE(stack->gateway->wait_log("model=gpt status=200", 5s)) << stack->gateway->log();
+  EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
 }
 
 }  // namespace

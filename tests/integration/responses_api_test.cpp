@@ -248,6 +248,43 @@ TEST_F(ResponsesApiTest, AStreamIsTheTypedEventSequenceForEveryVendor) {
   }
 }
 
+TEST_F(ResponsesApiTest, NamespacedToolsAreNamedBackAndHostedToolsAreLeftOutSayingSo) {
+  const json ns = {
+      {"type", "namespace"},
+      {"name", "weather"},
+      {"description", "Weather tools."},
+      {"tools",
+       json::array(
+           {{{"type", "function"}, {"name", "lookup"}, {"parameters", kWeatherTool["parameters"]}}})}};
+  const json tools =
+      json::array({ns, {{"type", "web_search"}}, {{"type", "file_search"}, {"vector_store_ids", {"vs"}}}});
+  for (const bool stream : {false, true}) {
+    SCOPED_TRACE(stream ? "streamed" : "whole");
+    json body = {{"model", "claude"}, {"input", "ns-marker weather in Lima"}, {"tools", tools}};
+    json call;
+    std::string dropped;
+    if (stream) {
+      const auto s = stream_responses(body);
+      ASSERT_EQ(s.status, 200) << s.body;
+      dropped = s.header("x-dropped-tools");
+      call = json::parse(s.events.back().data)["response"]["output"][0];
+    } else {
+      const auto r = post_responses(body);
+      ASSERT_EQ(r.status, 200) << r.body;
+      dropped = r.header("x-dropped-tools");
+      call = r.json()["output"][0];
+    }
+    EXPECT_EQ(dropped, "web_search, file_search");
+    EXPECT_EQ(call["type"], "function_call");
+    EXPECT_EQ(call["namespace"], "weather");
+    EXPECT_EQ(call["name"], "lookup");
+  }
+  const json sent = stack().fake->find_request("ns-marker");
+  ASSERT_TRUE(sent.is_object());
+  ASSERT_EQ(sent["body"]["tools"].size(), 1u) << "hosted tools are not sent: " << sent["body"].dump();
+  EXPECT_EQ(sent["body"]["tools"][0]["name"], "weather__lookup");
+}
+
 TEST_F(ResponsesApiTest, AStreamedToolCallIsArgumentDeltasThenDone) {
   const auto s = stream_responses(
       {{"model", "claude"}, {"input", "weather in Rome"}, {"tools", json::array({kWeatherTool})}});
@@ -309,7 +346,7 @@ TEST_F(ResponsesApiTest, BadRequestsNameTheResponsesParameter) {
     std::string code;
     std::string param;
   };
-  const json tool_web = {{"type", "web_search"}};
+  const json tool_web = {{"type", "teleport"}};
   const std::vector<Case> cases = {
       {{{"model", "gpt"}, {"input", "x"}, {"bogus", 1}}, 400, "unknown_parameter", "bogus"},
       {{{"model", "gpt"}}, 400, "missing_required_field", "input"},

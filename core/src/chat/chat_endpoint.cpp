@@ -106,6 +106,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     if (auto* err = std::get_if<http::ApiError>(&translated)) co_return answer_error(call, *err, outcome);
     auto& t = std::get<DoorRequest>(translated);
     outcome.shaper = std::move(t.shaper);
+    for (const auto& [name, value] : t.headers) call.set_header(name, value);
     expanded = t.chat.dump();
     text = expanded;
     doc = std::move(t.chat);

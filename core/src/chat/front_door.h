@@ -19,7 +19,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace modelgw::chat {
 
@@ -57,6 +59,8 @@ class AnswerShaper {
 struct DoorRequest {
   nlohmann::json chat;
   std::unique_ptr<AnswerShaper> shaper;
+  // Response headers the door adds (what it left out of the request).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 class FrontDoor {

@@ -44,9 +44,11 @@ void ResponseEventWriter::start(std::string& out) {
 json ResponseEventWriter::item_json(const Item& item) const {
   const char* status = item.done ? "completed" : "in_progress";
   if (item.kind == Item::function_call) {
-    return json{{"type", "function_call"},     {"id", item.id},
-                {"call_id", item.call_id},     {"name", item.name},
-                {"arguments", item.arguments}, {"status", status}};
+    json call{{"type", "function_call"},     {"id", item.id},
+              {"call_id", item.call_id},     {"name", item.name},
+              {"arguments", item.arguments}, {"status", status}};
+    name_function_call(call, echo_);
+    return call;
   }
   json content = json::array();
   if (item.done) {
@@ -134,7 +136,7 @@ void ResponseEventWriter::close(Item& item, std::string& out) {
     event("response.function_call_arguments.done",
           json{{"item_id", item.id},
                {"output_index", item.output_index},
-               {"name", item.name},
+               {"name", item_json(item)["name"]},
                {"arguments", item.arguments}},
           out);
   }

@@ -1,5 +1,7 @@
 #include "responses/response_object.h"
 
+#include "responses/responses_request.h"
+
 namespace modelgw::responses {
 namespace {
 
@@ -38,6 +40,21 @@ std::int64_t int_member(const json& object, const char* key, std::int64_t fallba
   if (!object.is_object()) return fallback;
   const auto v = object.find(key);
   return v != object.end() && v->is_number_integer() ? v->get<std::int64_t>() : fallback;
+}
+
+void name_function_call(json& item, const json& echo) {
+  const std::string name = string_member(item, "name");
+  const auto at = name.find(kNamespaceSeparator);
+  if (at == std::string::npos || !echo.is_object() || !echo.contains("tools") || !echo["tools"].is_array())
+    return;
+  const std::string ns = name.substr(0, at);
+  for (const auto& tool : echo["tools"]) {
+    if (string_member(tool, "type") == "namespace" && string_member(tool, "name") == ns) {
+      item["namespace"] = ns;
+      item["name"] = name.substr(at + kNamespaceSeparator.size());
+      return;
+    }
+  }
 }
 
 std::string response_id(std::string_view request_id) {
@@ -200,12 +217,14 @@ std::optional<std::string> whole_response(std::string_view chat_completion, cons
       const json& call = (*calls)[i];
       if (!call.is_object() || !call.contains("function") || !call["function"].is_object()) continue;
       const json& function = call["function"];
-      output.push_back(json{{"type", "function_call"},
-                            {"id", function_call_id(request_id, i)},
-                            {"call_id", string_member(call, "id")},
-                            {"name", string_member(function, "name")},
-                            {"arguments", string_member(function, "arguments")},
-                            {"status", "completed"}});
+      json item{{"type", "function_call"},
+                {"id", function_call_id(request_id, i)},
+                {"call_id", string_member(call, "id")},
+                {"name", string_member(function, "name")},
+                {"arguments", string_member(function, "arguments")},
+                {"status", "completed"}};
+      name_function_call(item, echo);
+      output.push_back(std::move(item));
     }
   }
   const auto finish = choice.find("finish_reason");

@@ -20,6 +20,11 @@ namespace modelgw::responses {
 std::string string_member(const nlohmann::json& object, const char* key);
 std::int64_t int_member(const nlohmann::json& object, const char* key, std::int64_t fallback = 0);
 
+// A function_call item whose name is <namespace>__<name> for a namespace the
+// request's tools (`echo`) declared: named as the client declared it, with
+// its `namespace`.
+void name_function_call(nlohmann::json& item, const nlohmann::json& echo);
+
 // Ids derived from the call's request_id (req_<24>): resp_<24>, msg_<24>,
 // fc_<24>_<n>. Unique as request ids are, and a support ticket that quotes
 // one finds the request.

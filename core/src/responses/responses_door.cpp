@@ -120,6 +120,11 @@ net::Task<std::variant<chat::DoorRequest, http::ApiError>> ResponsesDoor::open(
   auto shaper = std::make_unique<Shaper>(std::move(t.echo), std::string(request_id));
   if (t.store) shaper->keep_in(store_, tenant_id, t.previous_response_id, first_own + history_size);
   chat::DoorRequest out;
+  if (!t.dropped_tools.empty()) {
+    std::string names;
+    for (const auto& type : t.dropped_tools) names += (names.empty() ? "" : ", ") + type;
+    out.headers.emplace_back("X-Dropped-Tools", std::move(names));
+  }
   out.shaper = std::move(shaper);
   out.chat = std::move(t.chat);
   co_return out;
@@ -133,7 +138,6 @@ std::string ResponsesDoor::param_name(std::string_view chat_param) const {
   if (chat_param.substr(0, 8) == "messages") return "input";
   if (chat_param.substr(0, 15) == "response_format") return "text.format";
   if (chat_param == "reasoning_effort") return "reasoning.effort";
-  if (chat_param == "verbosity") return "text.verbosity";
   if (chat_param.substr(0, 5) == "tools") return "tools";
   return std::string(chat_param);
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace modelgw::responses {
 namespace {
@@ -51,7 +52,8 @@ const std::string& string_at(const json& v, const std::string& param) {
 
 // The request members of OpenAI's API this door reads; any other is refused,
 // as OpenAI refuses what it does not know.
-constexpr std::array<std::string_view, 28> kKnown = {"model",
+constexpr std::array<std::string_view, 29> kKnown = {"client_metadata",
+                                                     "model",
                                                      "input",
                                                      "instructions",
                                                      "tools",
@@ -173,6 +175,15 @@ json tool_output(const json& output, const std::string& at) {
   return text;
 }
 
+// A function call's name as the chat form has it: <namespace>__<name> for a
+// call of a namespace's function.
+std::string namespaced_name(const json& item, const std::string& at) {
+  std::string name = string_at(item.at("name"), at + ".name");
+  if (const auto ns = item.find("namespace"); ns != item.end() && !ns->is_null())
+    name = string_at(*ns, at + ".namespace") + std::string(kNamespaceSeparator) + name;
+  return name;
+}
+
 // input: a string (one user message) or a list of items.
 void add_input(const json& input, json& messages) {
   if (input.is_string()) {
@@ -196,7 +207,7 @@ void add_input(const json& input, json& messages) {
       json call{{"id", string_at(item["call_id"], at + ".call_id")},
                 {"type", "function"},
                 {"function",
-                 {{"name", string_at(item["name"], at + ".name")},
+                 {{"name", namespaced_name(item, at)},
                   {"arguments", string_at(item["arguments"], at + ".arguments")}}}};
       // Calls one after another are one assistant turn (parallel tool calls);
       // so is a call right after the assistant's text.
@@ -230,8 +241,40 @@ void add_input(const json& input, json& messages) {
   }
 }
 
-// tools: function tools only (built-in tools are OpenAI's own services).
-json chat_tools(const json& tools) {
+// OpenAI's hosted tools: its own services, which no chat vendor runs. They
+// are left out (the answer's X-Dropped-Tools header names them), so a client
+// that offers them among its functions, as the Codex CLI does, is served.
+bool hosted_tool(std::string_view type) {
+  constexpr std::array<std::string_view, 9> kHosted = {"web_search",
+                                                       "web_search_preview",
+                                                       "file_search",
+                                                       "code_interpreter",
+                                                       "computer_use_preview",
+                                                       "image_generation",
+                                                       "mcp",
+                                                       "local_shell",
+                                                       "web_search_preview_2025_03_11"};
+  for (auto h : kHosted) {
+    if (type == h) return true;
+  }
+  return false;
+}
+
+// One function tool -> a chat function tool named `prefix` + its name.
+json chat_function(const json& tool, const std::string& at, const std::string& prefix) {
+  const auto name = tool.find("name");
+  if (name == tool.end()) refuse("missing_required_field", "'" + at + ".name' is required", at + ".name");
+  json function{{"name", prefix + string_at(*name, at + ".name")}};
+  for (const char* key : {"description", "parameters", "strict"}) {
+    if (const auto v = tool.find(key); v != tool.end() && !v->is_null()) function[key] = *v;
+  }
+  return json{{"type", "function"}, {"function", std::move(function)}};
+}
+
+// tools: functions, and namespaces of functions (each sent as a function
+// named <namespace>__<name>, and named back in the answer); hosted tools are
+// left out and listed in `dropped`.
+json chat_tools(const json& tools, std::vector<std::string>& dropped) {
   require(tools, tools.is_array(), "tools", "an array");
   json out = json::array();
   for (std::size_t i = 0; i < tools.size(); ++i) {
@@ -239,18 +282,32 @@ json chat_tools(const json& tools) {
     const json& tool = require(tools[i], tools[i].is_object(), at, "an object");
     const auto type = tool.find("type");
     if (type == tool.end()) refuse("missing_required_field", "'" + at + ".type' is required", at + ".type");
-    if (string_at(*type, at + ".type") != "function") {
-      unsupported("'" + at + ".type' is '" + http::input_excerpt(type->get_ref<const std::string&>()) +
-                      "'; this gateway serves tools of type function",
-                  at + ".type");
+    const std::string& t = string_at(*type, at + ".type");
+    if (t == "function") {
+      out.push_back(chat_function(tool, at, ""));
+    } else if (t == "namespace") {
+      const auto ns = tool.find("name");
+      if (ns == tool.end()) refuse("missing_required_field", "'" + at + ".name' is required", at + ".name");
+      const std::string& prefix = string_at(*ns, at + ".name");
+      const auto inner = tool.find("tools");
+      if (inner == tool.end() || !inner->is_array())
+        refuse("invalid_parameter", "'" + at + ".tools' must be an array of function tools", at + ".tools");
+      for (std::size_t j = 0; j < inner->size(); ++j) {
+        const std::string inner_at = at + ".tools[" + std::to_string(j) + "]";
+        const json& f = require((*inner)[j], (*inner)[j].is_object(), inner_at, "an object");
+        if (const auto ft = f.find("type"); ft != f.end() && (!ft->is_string() || *ft != "function"))
+          unsupported("a namespace holds tools of type function here", inner_at + ".type");
+        out.push_back(chat_function(f, inner_at, prefix + std::string(kNamespaceSeparator)));
+      }
+    } else if (hosted_tool(t)) {
+      dropped.push_back(t);
+    } else {
+      unsupported(
+          "'" + at + ".type' is '" + http::input_excerpt(t) +
+              "'; this gateway serves tools of type function and namespace (OpenAI's hosted tools are "
+              "left out)",
+          at + ".type");
     }
-    const auto name = tool.find("name");
-    if (name == tool.end()) refuse("missing_required_field", "'" + at + ".name' is required", at + ".name");
-    json function{{"name", string_at(*name, at + ".name")}};
-    for (const char* key : {"description", "parameters", "strict"}) {
-      if (const auto v = tool.find(key); v != tool.end() && !v->is_null()) function[key] = *v;
-    }
-    out.push_back(json{{"type", "function"}, {"function", std::move(function)}});
   }
   return out;
 }
@@ -353,7 +410,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
     chat["stream"] = out.stream;
   }
   if (const auto v = body.find("tools"); v != body.end() && !v->is_null()) {
-    json tools = chat_tools(*v);
+    json tools = chat_tools(*v, out.dropped_tools);
     if (!tools.empty()) chat["tools"] = std::move(tools);
     echo["tools"] = *v;
   }
@@ -382,8 +439,9 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   if (const auto v = body.find("text"); v != body.end() && !v->is_null()) {
     json format = chat_response_format(*v, echo["text"]);
     if (!format.is_null()) chat["response_format"] = std::move(format);
+    // text.verbosity is a hint the chat form of most vendors has no member for: accepted, not sent on.
     if (const auto verbosity = v->find("verbosity"); verbosity != v->end() && !verbosity->is_null())
-      chat["verbosity"] = string_at(*verbosity, "text.verbosity");
+      string_at(*verbosity, "text.verbosity");
   }
   if (const auto v = body.find("reasoning"); v != body.end() && !v->is_null()) {
     require(*v, v->is_object(), "reasoning", "an object");
@@ -404,16 +462,14 @@ TranslatedRequest translate(json body, TranslateOptions options) {
     }
     echo["metadata"] = *v;
   }
-  for (const char* key : {"user", "safety_identifier", "prompt_cache_key"}) {
-    if (const auto v = body.find(key); v != body.end() && !v->is_null()) {
-      const std::string& s = string_at(*v, key);
-      if (std::string_view(key) == "user") {
-        chat["user"] = s;
-        echo["user"] = s;
-      } else {
-        chat[key] = s;
-      }
-    }
+  if (const auto v = body.find("user"); v != body.end() && !v->is_null()) {
+    chat["user"] = string_at(*v, "user");
+    echo["user"] = *v;
+  }
+  // Hints for OpenAI's own abuse checks and prompt cache, which the chat form
+  // of most vendors has no member for: accepted, not sent on.
+  for (const char* key : {"safety_identifier", "prompt_cache_key"}) {
+    if (const auto v = body.find(key); v != body.end() && !v->is_null()) string_at(*v, key);
   }
   if (const auto v = body.find("truncation"); v != body.end() && !v->is_null()) {
     const std::string& t = string_at(*v, "truncation");
@@ -466,6 +522,8 @@ TranslatedRequest translate(json body, TranslateOptions options) {
         "'conversation' needs stored conversations, which this gateway does not keep; send the "
         "conversation's items in input",
         "conversation");
+  if (const auto v = body.find("client_metadata"); v != body.end() && !v->is_null())
+    require(*v, v->is_object(), "client_metadata", "an object");  // the client's own tags; not sent on
   if (const auto v = body.find("top_logprobs"); v != body.end() && !v->is_null())
     unsupported("'top_logprobs' is not served on /v1/responses", "top_logprobs");
   if (const auto v = body.find("max_tool_calls"); v != body.end() && !v->is_null()) {

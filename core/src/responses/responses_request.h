@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 #include <variant>
+#include <vector>
 
 namespace modelgw::responses {
 
@@ -29,10 +31,15 @@ struct TranslatedRequest {
   // text, tool_choice, tools, top_p, truncation, user).
   nlohmann::json echo;
   bool stream = false;
-  bool store = false;                // keep the answered turn
-  std::string previous_response_id;  // the conversation it continues; empty: none
-  bool has_instructions = false;     // chat.messages[0] is the instructions
+  bool store = false;                      // keep the answered turn
+  std::string previous_response_id;        // the conversation it continues; empty: none
+  bool has_instructions = false;           // chat.messages[0] is the instructions
+  std::vector<std::string> dropped_tools;  // hosted tools left out (their types)
 };
+
+// Between a namespace's name and its function's in the chat form's function
+// name (OpenAI's function names take [A-Za-z0-9_-]).
+inline constexpr std::string_view kNamespaceSeparator = "__";
 
 std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body,
                                                                   TranslateOptions options = {});
