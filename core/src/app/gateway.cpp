@@ -409,10 +409,12 @@ void Gateway::run_until_signal() {
     if (sig != SIGHUP) break;
     reload();
   }
-  spdlog::info("received {}, stopping: draining in-flight requests (at most {} ms)", signal_name(sig),
-               s.config.server.shutdown_grace_ms);
+  // Draining first, then the line that says so: whoever reads the log (an
+  // operator, a test) finds /readyz already answering 503.
   s.draining.store(true);
   s.listener->drain();
+  spdlog::info("received {}, stopping: draining in-flight requests (at most {} ms)", signal_name(sig),
+               s.config.server.shutdown_grace_ms);
   const DrainResult drained =
       drain_calls(*s.listener, set, std::chrono::milliseconds(s.config.server.shutdown_grace_ms));
   s.loops->stop();
