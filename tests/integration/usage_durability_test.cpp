@@ -97,7 +97,13 @@ TEST(UsageDurabilityTest, ABurstPastTheQueueLimitDropsNoRecord) {
   o.extra_usage_yaml = "  queue_limit: 100\n  batch_size: 16\n";
   auto stack = start_stack(o);
   const Burst b = burst(stack->port(), stack->key.key, 30, 10);
-  EXPECT_EQ(b.served.size(), 300u) << "storage is healthy: every request is served";
+  // Past the limit the queue spills to the journal. On a machine too busy to
+  // give the writer thread a turn, the queue can still reach the limit: then
+  // chat is refused with 503 (backpressure, nothing sent upstream), never
+  // served without its record. The first queue_limit are always served.
+  EXPECT_GE(b.served.size(), 100u) << "the queue holds queue_limit records before it refuses anything";
+  for (const auto& [status, count] : b.others) EXPECT_EQ(status, 503) << count << " answers";
+  EXPECT_EQ(b.served.size() + static_cast<std::size_t>(b.others.count(503) ? b.others.at(503) : 0), 300u);
   ASSERT_TRUE(
       eventually([&] { return stack->usage().count_all() >= static_cast<std::int64_t>(b.served.size()); }));
   EXPECT_EQ(stack->usage().count_all(), static_cast<std::int64_t>(b.served.size()));
