@@ -9,7 +9,7 @@
 // DOM parse of the same body says it should.
 #include "chat/body_members.h"
 #include "chat/chat_request.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -37,7 +37,7 @@ json parse_or_finding(std::string_view text, const std::string& what) {
   return doc;
 }
 
-void check_refusal(const modelgw::http::ApiError& e) {
+void check_refusal(const modelgw::errors::ApiError& e) {
   constexpr std::size_t kMaxMessage = 2048;  // excerpts bound what a client's bytes can add
   if (e.status != 400 || e.code.empty() || e.message.empty()) {
     finding("a refusal " + std::to_string(e.status) + " '" + e.code + "' with message '" + e.message + "'");
@@ -45,7 +45,7 @@ void check_refusal(const modelgw::http::ApiError& e) {
   if (e.message.size() > kMaxMessage || e.param.size() > kMaxMessage) {
     finding("a refusal message of " + std::to_string(e.message.size()) + " bytes");
   }
-  if (!json::accept(modelgw::http::error_envelope(e, "req_fuzz")))
+  if (!json::accept(modelgw::errors::error_envelope(e, "req_fuzz")))
     finding("an error envelope that is not JSON");
 }
 
@@ -133,7 +133,7 @@ void check_locate(std::string_view body, const json& doc) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
   auto parsed = modelgw::chat::parse_json_object(body);
-  if (const auto* refusal = std::get_if<modelgw::http::ApiError>(&parsed)) {
+  if (const auto* refusal = std::get_if<modelgw::errors::ApiError>(&parsed)) {
     check_refusal(*refusal);
     return 0;
   }
@@ -141,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_members(body, doc);
   check_locate(body, doc);
   auto request = modelgw::chat::check_chat_request(doc);
-  if (const auto* refusal = std::get_if<modelgw::http::ApiError>(&request)) {
+  if (const auto* refusal = std::get_if<modelgw::errors::ApiError>(&request)) {
     check_refusal(*refusal);
     return 0;
   }

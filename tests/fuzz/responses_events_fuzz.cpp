@@ -10,7 +10,7 @@
 // request_id; the stream ends with exactly one of response.completed,
 // response.incomplete, or response.failed followed by error, and nothing
 // after; a whole answer is a JSON response object.
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "responses/response_events.h"
 #include "responses/response_object.h"
 
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rest = newline == std::string_view::npos ? std::string_view() : rest.substr(newline + 1);
     out.clear();
     if (line == "FAIL") {
-      writer.fail(modelgw::http::ApiError{502, "provider_failed", "cut", {}}, out);
+      writer.fail(modelgw::errors::ApiError{502, "provider_failed", "cut", {}}, out);
       failed = true;
     } else {
       (void)writer.chunk(line, out);

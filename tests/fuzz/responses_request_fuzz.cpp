@@ -7,7 +7,7 @@
 // becomes a chat request with the same model, at least one message, and a
 // document that serialises (what the chain sends on).
 #include "chat/chat_request.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "responses/responses_request.h"
 
 #include <nlohmann/json.hpp>
@@ -28,13 +28,13 @@ using nlohmann::json;
   std::abort();
 }
 
-void check_refusal(const modelgw::http::ApiError& e) {
+void check_refusal(const modelgw::errors::ApiError& e) {
   constexpr std::size_t kMax = 2048;  // excerpts bound what a client's bytes can add
   if ((e.status != 400 && e.status != 422) || e.code.empty() || e.message.empty())
     finding("a refusal " + std::to_string(e.status) + " '" + e.code + "' with message '" + e.message + "'");
   if (e.message.size() > kMax || e.param.size() > kMax)
     finding("a refusal message or param of " + std::to_string(e.message.size() + e.param.size()) + " bytes");
-  if (!json::accept(modelgw::http::error_envelope(e, "req_fuzz")))
+  if (!json::accept(modelgw::errors::error_envelope(e, "req_fuzz")))
     finding("an error envelope that is not JSON");
 }
 
@@ -43,13 +43,13 @@ void check_refusal(const modelgw::http::ApiError& e) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
   auto parsed = modelgw::chat::parse_json_object(body);
-  if (const auto* refusal = std::get_if<modelgw::http::ApiError>(&parsed)) {
+  if (const auto* refusal = std::get_if<modelgw::errors::ApiError>(&parsed)) {
     check_refusal(*refusal);
     return 0;
   }
   const json doc = std::get<json>(parsed);
   auto translated = modelgw::responses::translate_request(doc);
-  if (const auto* refusal = std::get_if<modelgw::http::ApiError>(&translated)) {
+  if (const auto* refusal = std::get_if<modelgw::errors::ApiError>(&translated)) {
     check_refusal(*refusal);
     return 0;
   }

@@ -27,7 +27,7 @@ class AdminServiceTest : public ::testing::Test {
   Actor actor{"test", ""};
 
   template <typename Op>
-  static http::ApiError refusal(Op&& op) {
+  static errors::ApiError refusal(Op&& op) {
     try {
       op();
     } catch (const AdminError& e) {

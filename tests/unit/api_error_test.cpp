@@ -1,4 +1,4 @@
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "http/server_call.h"
 
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 
 namespace {
 
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 
 ApiError of_status(int status) {
   return ApiError{status, "c", "m", {}};
@@ -26,7 +26,7 @@ TEST(ApiError, TypeFollowsStatusAsTheContractSays) {
 }
 
 TEST(ApiError, EnvelopeHasExactlyTheFiveFields) {
-  auto j = nlohmann::json::parse(modelgw::http::error_envelope(
+  auto j = nlohmann::json::parse(modelgw::errors::error_envelope(
       ApiError{400, "missing_required_field", "'model' is required", "model"}, "req_abc"));
   ASSERT_EQ(j.size(), 1u);
   const auto& e = j.at("error");
@@ -37,12 +37,12 @@ TEST(ApiError, EnvelopeHasExactlyTheFiveFields) {
   EXPECT_EQ(e.at("param"), "model");
   EXPECT_EQ(e.at("request_id"), "req_abc");
   auto null_param =
-      nlohmann::json::parse(modelgw::http::error_envelope(ApiError{500, "internal_error", "x", {}}, "r"));
+      nlohmann::json::parse(modelgw::errors::error_envelope(ApiError{500, "internal_error", "x", {}}, "r"));
   EXPECT_TRUE(null_param["error"]["param"].is_null());
 }
 
 TEST(ApiError, EnvelopeSurvivesInvalidUtf8InAMessage) {
-  auto text = modelgw::http::error_envelope(ApiError{404, "not_found", "no endpoint at /\xff", {}}, "r");
+  auto text = modelgw::errors::error_envelope(ApiError{404, "not_found", "no endpoint at /\xff", {}}, "r");
   EXPECT_TRUE(nlohmann::json::accept(text));
 }
 
@@ -59,7 +59,7 @@ TEST(RequestIdSplice, PrependsRequestIdWithoutParsing) {
   EXPECT_FALSE(modelgw::http::append_with_request_id(out, "{", "r"));
 }
 
-using modelgw::http::input_excerpt;
+using modelgw::errors::input_excerpt;
 
 TEST(InputExcerpt, ShortPrintableTextIsUnchanged) {
   EXPECT_EQ(input_excerpt(""), "");

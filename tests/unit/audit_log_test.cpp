@@ -290,8 +290,8 @@ TEST(AuditQuery, ParametersAreCheckedStrictly) {
        {"from=2026-11-25T00:00:00Z&to=2026-11-24T00:00:00Z", "limit=0", "limit=1001", "limit=x",
         "tenant=acme", "action=", "from=yesterday", "limit=1&limit=2", "colour=blue"}) {
     auto r = parse_audit_query(bad, false);
-    ASSERT_TRUE(std::holds_alternative<http::ApiError>(r)) << bad;
-    EXPECT_EQ(std::get<http::ApiError>(r).status, 400) << bad;
+    ASSERT_TRUE(std::holds_alternative<errors::ApiError>(r)) << bad;
+    EXPECT_EQ(std::get<errors::ApiError>(r).status, 400) << bad;
   }
   EXPECT_TRUE(std::holds_alternative<AuditRequest>(parse_audit_query("tenant=acme", true)));
 }

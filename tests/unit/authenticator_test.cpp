@@ -10,7 +10,7 @@ namespace {
 
 using modelgw::auth::Authenticator;
 using modelgw::auth::Principal;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 
 struct Minted {
   std::string key;

@@ -1,7 +1,7 @@
 // Capacity warnings: the limits that would stop a configuration from holding
 // the streams it allows, and the defaults that hold 10,000 streams.
 #include "capacity/capacity_warnings.h"
-#include "config/config_loader.h"
+#include "app/config_loader.h"
 
 #include <gtest/gtest.h>
 

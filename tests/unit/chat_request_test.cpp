@@ -8,7 +8,7 @@ namespace {
 
 using modelgw::chat::ChatRequest;
 using modelgw::chat::parse_chat_request;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 
 ApiError chat_error_of(std::string_view body) {
   auto r = parse_chat_request(body);

@@ -1,4 +1,4 @@
-#include "config/config_loader.h"
+#include "app/config_loader.h"
 
 #include "auth/jwt/algorithm.h"
 

@@ -1,7 +1,7 @@
 // The configuration keys of routing and upstream resilience: provider
 // timeouts and limits, concrete and tier catalog entries, and retry:.
+#include "app/config_loader.h"
 #include "catalog/parameters.h"
-#include "config/config_loader.h"
 
 #include <gtest/gtest.h>
 

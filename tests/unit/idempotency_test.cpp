@@ -33,16 +33,16 @@ TEST(IdempotencyKey, MalformedOrRepeatedKeysAre400NamingTheHeader) {
   for (const std::string& bad : {std::string(), std::string(256, 'x'), std::string("caf\xc3\xa9"),
                                  std::string("a\tb"), std::string("a\x7f"), std::string("a\x01")}) {
     auto k = read_key(with_headers({{"Idempotency-Key", bad}}));
-    ASSERT_TRUE(std::holds_alternative<http::ApiError>(k)) << bad.size();
-    const auto& e = std::get<http::ApiError>(k);
+    ASSERT_TRUE(std::holds_alternative<errors::ApiError>(k)) << bad.size();
+    const auto& e = std::get<errors::ApiError>(k);
     EXPECT_EQ(e.status, 400);
     EXPECT_EQ(e.code, "invalid_parameter");
     EXPECT_EQ(e.param, "Idempotency-Key");
     EXPECT_EQ(e.message.find(bad.empty() ? "\x01" : bad), std::string::npos) << "never echoes the key";
   }
   auto twice = read_key(with_headers({{"Idempotency-Key", "a"}, {"IDEMPOTENCY-KEY", "a"}}));
-  ASSERT_TRUE(std::holds_alternative<http::ApiError>(twice));
-  EXPECT_NE(std::get<http::ApiError>(twice).message.find("more than once"), std::string::npos);
+  ASSERT_TRUE(std::holds_alternative<errors::ApiError>(twice));
+  EXPECT_NE(std::get<errors::ApiError>(twice).message.find("more than once"), std::string::npos);
 }
 
 TEST(IdempotencyKey, TheDigestIsCanonicalAndCoversBodyAndFeature) {

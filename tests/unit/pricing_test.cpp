@@ -1,7 +1,7 @@
 // Prices: the npm dataset as converted at build time, the catalog's override,
 // the start-up refusal of a model priced by neither, and integer cost maths.
+#include "app/config_loader.h"
 #include "catalog/catalog_prices.h"
-#include "config/config_loader.h"
 
 #include <modelgw/pricing.h>
 

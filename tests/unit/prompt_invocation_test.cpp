@@ -25,12 +25,12 @@ class PromptInvocationTest : public ::testing::Test {
     row.parameters_json = R"({"temperature":0.1,"max_tokens":7})";
     return db.storage->create_prompt_version(row, activate);
   }
-  std::variant<Expansion, http::ApiError> expand(const json& body) {
+  std::variant<Expansion, errors::ApiError> expand(const json& body) {
     return expand_prompt(body, tenant, store);
   }
-  static http::ApiError error(const std::variant<Expansion, http::ApiError>& r) {
-    EXPECT_TRUE(std::holds_alternative<http::ApiError>(r));
-    return std::holds_alternative<http::ApiError>(r) ? std::get<http::ApiError>(r) : http::ApiError{};
+  static errors::ApiError error(const std::variant<Expansion, errors::ApiError>& r) {
+    EXPECT_TRUE(std::holds_alternative<errors::ApiError>(r));
+    return std::holds_alternative<errors::ApiError>(r) ? std::get<errors::ApiError>(r) : errors::ApiError{};
   }
 };
 

@@ -1,7 +1,7 @@
 // A reload keeps the restart-only sections as they run and names the ones
 // the new file changed; everything routing-related comes from the new file.
 #include "app/reload_plan.h"
-#include "config/config_loader.h"
+#include "app/config_loader.h"
 
 #include <gtest/gtest.h>
 

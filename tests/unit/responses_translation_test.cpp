@@ -20,16 +20,16 @@ constexpr const char* kRequestId = "req_abcdefghijklmnopqrstuvwx";
 
 TranslatedRequest translated(const json& body) {
   auto r = translate_request(body);
-  if (auto* e = std::get_if<http::ApiError>(&r)) {
+  if (auto* e = std::get_if<errors::ApiError>(&r)) {
     ADD_FAILURE() << e->code << " " << e->param << ": " << e->message;
     return {};
   }
   return std::get<TranslatedRequest>(std::move(r));
 }
 
-http::ApiError refused(const json& body) {
+errors::ApiError refused(const json& body) {
   auto r = translate_request(body);
-  if (auto* e = std::get_if<http::ApiError>(&r)) return *e;
+  if (auto* e = std::get_if<errors::ApiError>(&r)) return *e;
   ADD_FAILURE() << "accepted " << body.dump();
   return {};
 }
@@ -252,7 +252,7 @@ TEST(ResponseEventsTest, TextThenAToolCallAreTwoItemsInOrder) {
 TEST(ResponseEventsTest, AFailureEndsTheStreamWithFailedThenError) {
   ResponseEventWriter writer(json::object(), kRequestId);
   std::string out;
-  writer.fail(http::ApiError{504, "provider_timeout", "late \xff", {}}, out);
+  writer.fail(errors::ApiError{504, "provider_timeout", "late \xff", {}}, out);
   writer.finish(std::nullopt, out);  // nothing after the end
   EXPECT_EQ(types_of(out), (std::vector<std::string>{"response.created", "response.in_progress",
                                                      "response.failed", "error"}));

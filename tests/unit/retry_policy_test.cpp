@@ -12,7 +12,7 @@ using modelgw::chat::is_retryable;
 using modelgw::chat::jitter_draw;
 using modelgw::chat::RetryPolicy;
 using modelgw::config::RetryConfig;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 using std::chrono::milliseconds;
 
 ApiError failure(int status, bool retryable, int retry_after_s = -1) {

@@ -22,7 +22,7 @@ using modelgw::chat::ChatRequest;
 using modelgw::chat::parse_chat_request;
 using modelgw::chat::plan_routes;
 using modelgw::chat::Routing;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 
 struct RouteSpec {
   std::string alias = "m";

@@ -30,7 +30,7 @@ struct FakeStore : UsageStore {
 
 std::string error_param(std::string_view query) {
   auto parsed = parse_usage_query(query, 1);
-  auto* err = std::get_if<http::ApiError>(&parsed);
+  auto* err = std::get_if<errors::ApiError>(&parsed);
   if (err == nullptr) return "<accepted>";
   EXPECT_EQ(err->status, 400);
   EXPECT_EQ(err->code, "invalid_parameter");

@@ -4,8 +4,8 @@
 #include "admin/admin_service.h"
 
 #include "budget/budget_report.h"
+#include "budget/feature_name.h"
 #include "budget/money.h"
-#include "chat/spend_step.h"
 
 #include <algorithm>
 
@@ -15,22 +15,22 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void invalid(const std::string& param, const std::string& message) {
-  throw AdminError(http::bad_request("invalid_parameter", message, param));
+  throw AdminError(errors::bad_request("invalid_parameter", message, param));
 }
 
 std::int64_t amount_of(const json& spec, const char* key, const char* what) {
   auto it = spec.find(key);
   if (it == spec.end() || it->is_null()) {
-    throw AdminError(http::bad_request("missing_required_field",
-                                       std::string("'") + key + "' is required: " + what + ", e.g. \"25.00\"",
-                                       key));
+    throw AdminError(
+        errors::bad_request("missing_required_field",
+                            std::string("'") + key + "' is required: " + what + ", e.g. \"25.00\"", key));
   }
   auto micros = budget::parse_money(*it);
   if (!micros || *micros <= 0) {
     invalid(key, std::string("'") + key +
                      "' must be a positive amount of USD with at most 6 decimals, up to " +
                      budget::format_micros(budget::kMaxMoneyMicros) + " (got " +
-                     http::input_excerpt(it->is_string() ? it->get<std::string>() : it->dump(), 32) + ")");
+                     errors::input_excerpt(it->is_string() ? it->get<std::string>() : it->dump(), 32) + ")");
   }
   return *micros;
 }
@@ -46,8 +46,8 @@ std::string optional_name(const json& spec) {
 void reject_unknown(const json& spec, std::initializer_list<const char*> known) {
   for (const auto& [member, value] : spec.items()) {
     if (std::none_of(known.begin(), known.end(), [&](const char* k) { return member == k; })) {
-      invalid(http::input_excerpt(member, 32),
-              "'" + http::input_excerpt(member, 32) + "' is not a budget field");
+      invalid(errors::input_excerpt(member, 32),
+              "'" + errors::input_excerpt(member, 32) + "' is not a budget field");
     }
   }
 }
@@ -58,7 +58,7 @@ plugins::BudgetRow AdminService::budget_or_404(std::int64_t budget_id) {
   for (auto& b : deps_.storage.list_budgets(0)) {
     if (b.id == budget_id) return b;
   }
-  throw AdminError(http::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
+  throw AdminError(errors::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
 }
 
 json AdminService::list_budgets(const std::string& tenant) {
@@ -83,7 +83,7 @@ json AdminService::create_budget(const Actor& actor, const std::string& tenant, 
   row.window = window.get<std::string>();
   if (row.scope == "feature") {
     const json feature = spec.value("feature", json());
-    if (!feature.is_string() || chat::check_feature(feature.get<std::string>())) {
+    if (!feature.is_string() || budget::check_feature(feature.get<std::string>())) {
       invalid("feature", "'feature' is required with scope \"feature\": 1 to 64 of A-Z a-z 0-9 . _ : -");
     }
     row.subject = feature.get<std::string>();
@@ -111,11 +111,11 @@ json AdminService::create_budget(const Actor& actor, const std::string& tenant, 
     row.id = deps_.storage.create_budget(row);
   } catch (const plugins::StorageError& e) {
     if (e.status() != MGW_CONFLICT) throw;
-    throw AdminError(http::ApiError{409, "conflict",
-                                    "tenant '" + t.name + "' already has a " + row.window +
-                                        " budget of this scope; "
-                                        "change its limit instead",
-                                    "scope"});
+    throw AdminError(errors::ApiError{409, "conflict",
+                                      "tenant '" + t.name + "' already has a " + row.window +
+                                          " budget of this scope; "
+                                          "change its limit instead",
+                                      "scope"});
   }
   if (deps_.gate != nullptr) deps_.gate->forget(t.name);
   record_change(deps_.audit, actor, t.id, "budget.create",
@@ -132,7 +132,7 @@ json AdminService::update_budget(const Actor& actor, std::int64_t budget_id, con
   const std::int64_t limit = amount_of(spec, "limit", "the budget's new limit in USD");
   auto set = deps_.storage.set_budget_limit(budget_id, true, limit);
   if (!set)
-    throw AdminError(http::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
+    throw AdminError(errors::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
   row.limit_micros = *set;
   forget_tenant_of(row);
   record_change(deps_.audit, actor, row.tenant_id, "budget.update",
@@ -143,7 +143,7 @@ json AdminService::update_budget(const Actor& actor, std::int64_t budget_id, con
 json AdminService::delete_budget(const Actor& actor, std::int64_t budget_id) {
   auto row = budget_or_404(budget_id);
   if (!deps_.storage.delete_budget(budget_id)) {
-    throw AdminError(http::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
+    throw AdminError(errors::not_found("not_found", "no budget with id " + std::to_string(budget_id), "id"));
   }
   forget_tenant_of(row);
   record_change(deps_.audit, actor, row.tenant_id, "budget.delete", "budget " + std::to_string(budget_id));
@@ -188,7 +188,7 @@ json AdminService::top_up_credits(const Actor& actor, const std::string& tenant,
     // One atomic add in the store: concurrent top-ups never lose one.
     auto raised = deps_.storage.set_budget_limit(account->id, false, amount);
     if (!raised)
-      throw AdminError(http::internal_error("the credit account vanished during the top-up; retry"));
+      throw AdminError(errors::internal_error("the credit account vanished during the top-up; retry"));
     account->limit_micros = *raised;
   }
   if (deps_.gate != nullptr) deps_.gate->forget(t.name);
@@ -203,7 +203,7 @@ json AdminService::get_credits(const std::string& tenant) {
   for (const auto& b : deps_.storage.list_budgets(t.id)) {
     if (b.scope == "credit") return budget::budget_json(deps_.storage, b, deps_.now_unix_ms());
   }
-  throw AdminError(http::not_found(
+  throw AdminError(errors::not_found(
       "not_found", "tenant '" + t.name + "' has no credit account; top it up to open one", "tenant"));
 }
 

@@ -55,7 +55,7 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
   const auto seg = segments_of(path);  // "internal", "v1", ...
   const std::string method(request.method);
   const Actor actor = actor_of(principal, request.request_id);
-  auto fail = [](http::ApiError e) {
+  auto fail = [](errors::ApiError e) {
     AdminReply r;
     r.status = e.status;
     r.error = std::move(e);
@@ -65,22 +65,22 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
   // The body of a POST/PATCH, as a JSON object ({} when there is none).
   auto body = [&]() -> json {
     if (request.body_too_large) {
-      throw AdminError(http::ApiError{413,
-                                      "request_too_large",
-                                      "the request body is larger than this gateway accepts (" +
-                                          std::to_string(max_body_bytes_) + " bytes)",
-                                      {}});
+      throw AdminError(errors::ApiError{413,
+                                        "request_too_large",
+                                        "the request body is larger than this gateway accepts (" +
+                                            std::to_string(max_body_bytes_) + " bytes)",
+                                        {}});
     }
     const auto raw = request.body;
     if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) return json::object();
     auto parsed = chat::parse_json_object(raw);
-    if (auto* err = std::get_if<http::ApiError>(&parsed)) throw AdminError(*err);
+    if (auto* err = std::get_if<errors::ApiError>(&parsed)) throw AdminError(*err);
     return std::get<json>(std::move(parsed));
   };
   auto id_at = [&](std::size_t i, const char* what) {
     auto n = positive_number(seg[i]);
     if (!n)
-      throw AdminError(http::bad_request(
+      throw AdminError(errors::bad_request(
           "invalid_parameter",
           std::string(what) + " must be a positive integer, not '" + seg[i].substr(0, 32) + "'", what));
     return *n;
@@ -94,7 +94,7 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
                         auto b = body();
                         auto name = b.value("name", json());
                         if (!name.is_string()) {
-                          throw AdminError(http::bad_request(
+                          throw AdminError(errors::bad_request(
                               "missing_required_field", "'name' is required: the tenant's name", "name"));
                         }
                         return std::pair{201, service_.create_tenant(actor, name.get<std::string>())};
@@ -157,8 +157,8 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
   }
 
   if (routes.empty())
-    return fail(http::not_found(
-        "not_found", "no endpoint at " + http::input_excerpt(method) + " " + http::input_excerpt(path, 128)));
+    return fail(errors::not_found("not_found", "no endpoint at " + errors::input_excerpt(method) + " " +
+                                                   errors::input_excerpt(path, 128)));
   std::string allowed;
   for (const auto& r : routes) {
     if (method == r.method) {
@@ -173,12 +173,12 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
         return fail(e.error());
       } catch (const plugins::StorageError& e) {
         logging::for_request(request.request_id).error("admin operation failed: {}", e.what());
-        return fail(http::internal_error("the gateway's storage failed; retry shortly"));
+        return fail(errors::internal_error("the gateway's storage failed; retry shortly"));
       }
     }
     allowed += (allowed.empty() ? "" : ", ") + std::string(r.method);
   }
-  AdminReply reply = fail(http::ApiError{
+  AdminReply reply = fail(errors::ApiError{
       405, "method_not_allowed", method + " is not allowed on " + path + "; use " + allowed, {}});
   reply.allow = allowed;
   return reply;

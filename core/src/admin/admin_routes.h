@@ -13,7 +13,7 @@
 
 #include "admin/admin_service.h"
 #include "auth/principal.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <string>
 #include <string_view>
@@ -31,9 +31,9 @@ struct AdminRequest {
 };
 struct AdminReply {
   int status = 200;
-  std::string body;      // JSON with request_id first, when status < 400
-  http::ApiError error;  // when status >= 400
-  std::string allow;     // the Allow header of a 405
+  std::string body;        // JSON with request_id first, when status < 400
+  errors::ApiError error;  // when status >= 400
+  std::string allow;       // the Allow header of a 405
 };
 
 class AdminRoutes {

@@ -13,7 +13,7 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void refuse(int status, std::string code, std::string message, std::string param = {}) {
-  throw AdminError(http::ApiError{status, std::move(code), std::move(message), std::move(param)});
+  throw AdminError(errors::ApiError{status, std::move(code), std::move(message), std::move(param)});
 }
 
 json tenant_json(const plugins::Tenant& t) {
@@ -52,7 +52,7 @@ void check_parameters(const json& parameters) {
   if (!parameters.is_object())
     refuse(400, "invalid_parameter", "'parameters' must be a JSON object", "parameters");
   for (const auto& [name, value] : parameters.items()) {
-    const std::string at = "parameters." + http::input_excerpt(name);
+    const std::string at = "parameters." + errors::input_excerpt(name);
     if (name == "model" || name == "messages" || name == "prompt" || name == "stream" ||
         name == "stream_options") {
       refuse(
@@ -76,7 +76,7 @@ void check_parameters(const json& parameters) {
 void check_prompt_name(const std::string& name) {
   if (!prompts::is_prompt_name(name)) {
     refuse(400, "invalid_parameter",
-           "prompt name '" + http::input_excerpt(name) +
+           "prompt name '" + errors::input_excerpt(name) +
                "': use 1-128 letters, digits, '-', '_' or '.', starting with a letter or digit",
            "name");
   }
@@ -97,7 +97,7 @@ void check_tenant_name(const std::string& name) {
   }
   if (!ok) {
     refuse(400, "invalid_parameter",
-           "tenant name '" + http::input_excerpt(name) + "': use 1-64 letters, digits, '-', '_' or '.'",
+           "tenant name '" + errors::input_excerpt(name) + "': use 1-64 letters, digits, '-', '_' or '.'",
            "name");
   }
 }
@@ -141,7 +141,7 @@ std::string normalize_scopes(const json& scopes) {
 
 plugins::Tenant AdminService::tenant_or_404(const std::string& name) {
   auto tenant = deps_.storage.find_tenant(name);
-  if (!tenant) refuse(404, "not_found", "no tenant named '" + http::input_excerpt(name) + "'", "tenant");
+  if (!tenant) refuse(404, "not_found", "no tenant named '" + errors::input_excerpt(name) + "'", "tenant");
   return *tenant;
 }
 
@@ -169,7 +169,7 @@ json AdminService::create_tenant(const Actor& actor, const std::string& name) {
     tenant_id = deps_.storage.create_tenant(name, deps_.now_unix_ms());
   } catch (const plugins::StorageError& e) {
     if (e.status() == MGW_CONFLICT)
-      refuse(400, "invalid_parameter", "tenant '" + http::input_excerpt(name) + "' already exists", "name");
+      refuse(400, "invalid_parameter", "tenant '" + errors::input_excerpt(name) + "' already exists", "name");
     throw;
   }
   record_change(deps_.audit, actor, tenant_id, "tenant.create", "tenant " + name);
@@ -191,7 +191,7 @@ json AdminService::update_settings(const Actor& actor, const std::string& tenant
   }
   auto merged = merge_settings(json::parse(t.settings_json, nullptr, false), patch, rules);
   if (!deps_.storage.set_tenant_settings(t.id, merged.dump())) {
-    refuse(404, "not_found", "no tenant named '" + http::input_excerpt(tenant) + "'", "tenant");
+    refuse(404, "not_found", "no tenant named '" + errors::input_excerpt(tenant) + "'", "tenant");
   }
   if (deps_.gate != nullptr) deps_.gate->forget(tenant);
   std::string members;
@@ -290,8 +290,8 @@ json AdminService::get_prompt(const std::string& tenant, const std::string& name
   }
   if (versions.empty()) {
     refuse(404, "prompt_not_found",
-           "tenant '" + http::input_excerpt(tenant) + "' has no prompt named '" + http::input_excerpt(name) +
-               "'",
+           "tenant '" + errors::input_excerpt(tenant) + "' has no prompt named '" +
+               errors::input_excerpt(name) + "'",
            "name");
   }
   return list_of(std::move(versions));
@@ -305,9 +305,9 @@ json AdminService::add_prompt_version(const Actor& actor, const std::string& ten
   for (const auto& [member, value] : spec.items()) {
     if (member != "template" && member != "model" && member != "parameters" && member != "activate") {
       refuse(400, "invalid_parameter",
-             "'" + http::input_excerpt(member) +
+             "'" + errors::input_excerpt(member) +
                  "' is not a member of a prompt version (template, model, parameters, activate)",
-             http::input_excerpt(member, 128));
+             errors::input_excerpt(member, 128));
     }
   }
   auto tmpl = spec.find("template");
@@ -366,7 +366,7 @@ json AdminService::activate_prompt_version(const Actor& actor, const std::string
   if (version < 1) refuse(400, "invalid_parameter", "a version number is a positive integer", "version");
   if (!deps_.storage.activate_prompt_version(t.id, name, version)) {
     refuse(404, "prompt_not_found",
-           "tenant '" + http::input_excerpt(tenant) + "' has no prompt '" + http::input_excerpt(name) +
+           "tenant '" + errors::input_excerpt(tenant) + "' has no prompt '" + errors::input_excerpt(name) +
                "' version " + std::to_string(version),
            "version");
   }

@@ -7,7 +7,7 @@
 #include "admin/change_log.h"
 #include "admin/tenant_gate.h"
 #include "audit/audit_log.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "plugins/storage.h"
 #include "prompts/prompt_store.h"
 
@@ -24,11 +24,11 @@ namespace modelgw::admin {
 // A refused operation, in the spec's error terms (status, code, param).
 class AdminError : public std::runtime_error {
  public:
-  explicit AdminError(http::ApiError error) : std::runtime_error(error.message), error_(std::move(error)) {}
-  const http::ApiError& error() const { return error_; }
+  explicit AdminError(errors::ApiError error) : std::runtime_error(error.message), error_(std::move(error)) {}
+  const errors::ApiError& error() const { return error_; }
 
  private:
-  http::ApiError error_;
+  errors::ApiError error_;
 };
 
 // The scopes a key or token can carry, in the order README lists them.

@@ -91,15 +91,16 @@ std::shared_ptr<const pii::Policy> TenantGate::pii_policy(const std::string& ten
   return entry_of(tenant_name).policy;
 }
 
-std::optional<http::ApiError> TenantGate::refusal(const Entry& entry, const auth::Principal& principal) {
+std::optional<errors::ApiError> TenantGate::refusal(const Entry& entry, const auth::Principal& principal) {
   if (!entry.disabled) return std::nullopt;
-  return http::ApiError{403,
-                        "permission_denied",
-                        "tenant '" + principal.tenant_name + "' is disabled; contact the gateway's operator",
-                        {}};
+  return errors::ApiError{
+      403,
+      "permission_denied",
+      "tenant '" + principal.tenant_name + "' is disabled; contact the gateway's operator",
+      {}};
 }
 
-std::optional<http::ApiError> TenantGate::check(const auth::Principal& principal) {
+std::optional<errors::ApiError> TenantGate::check(const auth::Principal& principal) {
   return refusal(entry_of(principal.tenant_name), principal);
 }
 
@@ -111,7 +112,7 @@ std::optional<TenantGate::Entry> TenantGate::cached(const std::string& tenant_na
   return it->second;
 }
 
-std::optional<std::optional<http::ApiError>> TenantGate::check_cached(const auth::Principal& principal) {
+std::optional<std::optional<errors::ApiError>> TenantGate::check_cached(const auth::Principal& principal) {
   auto entry = cached(principal.tenant_name);
   if (!entry) return std::nullopt;
   return refusal(*entry, principal);

@@ -8,7 +8,7 @@
 #include "admin/tenant_settings.h"
 #include "auth/principal.h"
 #include "budget/tenant_spend.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "pii/policy.h"
 #include "plugins/storage.h"
 #include "util/single_flight.h"
@@ -28,7 +28,7 @@ class TenantGate {
              budget::RateLimits rate_defaults = {});
 
   // nullopt when the principal's tenant may proceed; else the 403 to send.
-  std::optional<http::ApiError> check(const auth::Principal& principal);
+  std::optional<errors::ApiError> check(const auth::Principal& principal);
 
   // The tenant's PII policy: its settings over the config's defaults. Built
   // once per cache entry, so a request pays a lookup, not a parse.
@@ -36,7 +36,7 @@ class TenantGate {
 
   // The answers of check() and pii_policy() when the tenant's entry is
   // cached (no storage call); nullopt when it is not.
-  std::optional<std::optional<http::ApiError>> check_cached(const auth::Principal& principal);
+  std::optional<std::optional<errors::ApiError>> check_cached(const auth::Principal& principal);
   std::shared_ptr<const pii::Policy> pii_policy_cached(const std::string& tenant_name);
 
   // The tenant's budgets, credit account and rate limits; the same cache.
@@ -57,7 +57,7 @@ class TenantGate {
   };
   Entry entry_of(const std::string& tenant_name);
   std::optional<Entry> cached(const std::string& tenant_name);
-  static std::optional<http::ApiError> refusal(const Entry& entry, const auth::Principal& principal);
+  static std::optional<errors::ApiError> refusal(const Entry& entry, const auth::Principal& principal);
 
   plugins::Storage& storage_;
   std::chrono::milliseconds ttl_;

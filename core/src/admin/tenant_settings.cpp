@@ -6,8 +6,9 @@
 namespace modelgw::admin {
 namespace {
 
-http::ApiError invalid_setting(const std::string& member, const std::string& message) {
-  return http::bad_request("invalid_parameter", "settings." + member + ": " + message, "settings." + member);
+errors::ApiError invalid_setting(const std::string& member, const std::string& message) {
+  return errors::bad_request("invalid_parameter", "settings." + member + ": " + message,
+                             "settings." + member);
 }
 
 void check_member(const std::string& name, const nlohmann::json& value, const SettingsRules& rules) {
@@ -26,7 +27,7 @@ void check_member(const std::string& name, const nlohmann::json& value, const Se
       if (limit != "tenant_requests_per_minute" && limit != "tenant_tokens_per_minute" &&
           limit != "key_requests_per_minute" && limit != "key_tokens_per_minute") {
         throw AdminError(
-            invalid_setting(name + "." + http::input_excerpt(limit),
+            invalid_setting(name + "." + errors::input_excerpt(limit),
                             "is not a rate limit (known: tenant_requests_per_minute, "
                             "tenant_tokens_per_minute, key_requests_per_minute, key_tokens_per_minute)"));
       }
@@ -45,7 +46,7 @@ void check_member(const std::string& name, const nlohmann::json& value, const Se
 nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::json& patch,
                               const SettingsRules& rules) {
   if (!patch.is_object()) {
-    throw AdminError(http::bad_request("invalid_parameter", "settings must be a JSON object", "settings"));
+    throw AdminError(errors::bad_request("invalid_parameter", "settings must be a JSON object", "settings"));
   }
   nlohmann::json merged = current.is_object() ? current : nlohmann::json::object();
   for (const auto& [name, value] : patch.items()) {

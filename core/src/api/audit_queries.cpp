@@ -15,14 +15,14 @@ net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal&
   auto answer = co_await net::offload(query_pool(), [&]() -> audit::AuditAnswer {
     audit::AuditAnswer out;
     auto parsed = audit::parse_audit_query(query, internal);
-    if (auto* err = std::get_if<http::ApiError>(&parsed)) {
+    if (auto* err = std::get_if<errors::ApiError>(&parsed)) {
       out.error = *err;
       return out;
     }
     auto& request = std::get<audit::AuditRequest>(parsed);
     try {
       if (!deps_.storage.supports_audit()) {
-        out.error = http::ApiError{501, "not_implemented", "this gateway's storage keeps no audit log", {}};
+        out.error = errors::ApiError{501, "not_implemented", "this gateway's storage keeps no audit log", {}};
         return out;
       }
       request.filter.tenant_id = principal.tenant_id;
@@ -32,8 +32,8 @@ net::Task<void> Router::get_audit(http::ServerCall& call, const auth::Principal&
         if (!request.tenant.empty()) {
           auto tenant = deps_.storage.find_tenant(request.tenant);
           if (!tenant) {
-            out.error = http::not_found(
-                "not_found", "no tenant named '" + http::input_excerpt(request.tenant) + "'", "tenant");
+            out.error = errors::not_found(
+                "not_found", "no tenant named '" + errors::input_excerpt(request.tenant) + "'", "tenant");
             return out;
           }
           request.filter.tenant_id = tenant->id;

@@ -21,7 +21,7 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
       }
     });
   }
-  if (auto* err = std::get_if<http::ApiError>(&*result)) {
+  if (auto* err = std::get_if<errors::ApiError>(&*result)) {
     if (deps.audit != nullptr) {
       if (err->status == 401) deps.audit->rejected_credential(call.request().remote_address.to_string());
       if (err->code == "jwks_unavailable") deps.audit->keyset_state(false, call.request_id());
@@ -33,11 +33,11 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
   call.access_note().tenant = principal.tenant_name;
   if (deps.audit != nullptr && principal.key_id == 0) deps.audit->keyset_state(true, call.request_id());
   if (!principal.has_scope(scope)) {
-    call.send_error(http::ApiError{403,
-                                   "permission_denied",
-                                   std::string(principal.key_id != 0 ? "this API key" : "this token") +
-                                       " lacks the '" + scope + "' scope needed here",
-                                   {}});
+    call.send_error(errors::ApiError{403,
+                                     "permission_denied",
+                                     std::string(principal.key_id != 0 ? "this API key" : "this token") +
+                                         " lacks the '" + scope + "' scope needed here",
+                                     {}});
     co_return std::nullopt;
   }
   auto refused = deps.gate.check_cached(principal);
@@ -48,7 +48,7 @@ net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, htt
       } catch (const std::exception& e) {
         logging::for_request(call.request_id())
             .error("the tenant check could not read storage: {}", e.what());
-        return std::optional<http::ApiError>(plugins::storage_failure_error(e));
+        return std::optional<errors::ApiError>(plugins::storage_failure_error(e));
       }
     });
   }

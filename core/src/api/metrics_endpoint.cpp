@@ -22,10 +22,11 @@ void send_metrics(http::ServerCall& call, const MetricsEndpoint& endpoint) {
     if (header.size() <= kBearer.size() || header.substr(0, kBearer.size()) != kBearer ||
         !same_secret(header.substr(kBearer.size()), endpoint.bearer_token)) {
       call.set_header("WWW-Authenticate", "Bearer");
-      call.send_error(http::ApiError{401,
-                                     header.empty() ? "missing_api_key" : "invalid_api_key",
-                                     "GET /metrics needs the bearer token configured as metrics.bearer_token",
-                                     {}});
+      call.send_error(
+          errors::ApiError{401,
+                           header.empty() ? "missing_api_key" : "invalid_api_key",
+                           "GET /metrics needs the bearer token configured as metrics.bearer_token",
+                           {}});
       return;
     }
   }

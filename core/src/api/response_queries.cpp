@@ -20,10 +20,10 @@ namespace {
 
 using nlohmann::json;
 
-http::ApiError response_not_found(std::string_view id) {
-  return http::not_found(
+errors::ApiError response_not_found(std::string_view id) {
+  return errors::not_found(
       "response_not_found",
-      "no response '" + http::input_excerpt(id) +
+      "no response '" + errors::input_excerpt(id) +
           "' is kept for this tenant: it was never stored (store: false), expired, or was deleted");
 }
 
@@ -35,18 +35,18 @@ struct ItemsPage {
   std::string after;
 };
 
-std::variant<ItemsPage, http::ApiError> read_items_page(std::string_view query) {
+std::variant<ItemsPage, errors::ApiError> read_items_page(std::string_view query) {
   ItemsPage page;
   Poco::URI::QueryParameters params;
   try {
     params = Poco::URI("/?" + std::string(query)).getQueryParameters();
   } catch (const Poco::Exception&) {
-    return http::bad_request("invalid_parameter", "the query string is not valid percent-encoding");
+    return errors::bad_request("invalid_parameter", "the query string is not valid percent-encoding");
   }
   for (const auto& [name, value] : params) {
     if (name == "order") {
       if (value != "asc" && value != "desc")
-        return http::bad_request("invalid_parameter", "'order' must be asc or desc", "order");
+        return errors::bad_request("invalid_parameter", "'order' must be asc or desc", "order");
       page.ascending = value == "asc";
     } else if (name == "limit") {
       std::size_t n = 0;
@@ -54,14 +54,14 @@ std::variant<ItemsPage, http::ApiError> read_items_page(std::string_view query) 
           !value.empty() && value.size() <= 3 && value.find_first_not_of("0123456789") == std::string::npos;
       if (digits) n = std::stoul(value);
       if (!digits || n < 1 || n > 100)
-        return http::bad_request("invalid_parameter", "'limit' must be an integer from 1 to 100", "limit");
+        return errors::bad_request("invalid_parameter", "'limit' must be an integer from 1 to 100", "limit");
       page.limit = n;
     } else if (name == "after") {
       page.after = value;
     } else if (name != "include") {  // include[]: there is nothing extra to include
-      return http::bad_request("unknown_parameter",
-                               "unknown query parameter '" + http::input_excerpt(name) + "'",
-                               http::input_excerpt(name));
+      return errors::bad_request("unknown_parameter",
+                                 "unknown query parameter '" + errors::input_excerpt(name) + "'",
+                                 errors::input_excerpt(name));
     }
   }
   return page;
@@ -95,7 +95,7 @@ net::Task<void> Router::stored_response(http::ServerCall& call, const auth::Prin
   ItemsPage page;
   if (input_items) {
     auto read = read_items_page(call.request().query());
-    if (auto* err = std::get_if<http::ApiError>(&read)) {
+    if (auto* err = std::get_if<errors::ApiError>(&read)) {
       call.send_error(*err);
       co_return;
     }
@@ -104,7 +104,7 @@ net::Task<void> Router::stored_response(http::ServerCall& call, const auth::Prin
   const auto ticket = enter_query(call, principal);
   if (call.answered()) co_return;
   const bool remove = call.request().method == "DELETE";
-  auto answer = co_await net::offload(query_pool(), [&]() -> std::variant<std::string, http::ApiError> {
+  auto answer = co_await net::offload(query_pool(), [&]() -> std::variant<std::string, errors::ApiError> {
     try {
       auto& storage = deps_.responses->storage();
       if (remove) {
@@ -116,7 +116,7 @@ net::Task<void> Router::stored_response(http::ServerCall& call, const auth::Prin
       if (!input_items) {
         // The object as it was answered, under this call's request_id.
         json response = json::parse(kept->response_json, nullptr, false);
-        if (!response.is_object()) return http::internal_error("a kept response is not a JSON object");
+        if (!response.is_object()) return errors::internal_error("a kept response is not a JSON object");
         response.erase("request_id");
         return response.dump(-1, ' ', false, json::error_handler_t::replace);
       }
@@ -128,7 +128,7 @@ net::Task<void> Router::stored_response(http::ServerCall& call, const auth::Prin
       return plugins::storage_failure_error(e);
     }
   });
-  if (auto* err = std::get_if<http::ApiError>(&answer)) {
+  if (auto* err = std::get_if<errors::ApiError>(&answer)) {
     call.send_error(*err);
     co_return;
   }

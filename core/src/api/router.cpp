@@ -11,12 +11,12 @@
 namespace modelgw::api {
 namespace {
 
-http::ApiError method_not_allowed(std::string_view method, std::string_view path, const char* allowed) {
-  return http::ApiError{405,
-                        "method_not_allowed",
-                        http::input_excerpt(method) + " is not allowed on " + http::input_excerpt(path, 128) +
-                            "; use " + allowed,
-                        {}};
+errors::ApiError method_not_allowed(std::string_view method, std::string_view path, const char* allowed) {
+  return errors::ApiError{405,
+                          "method_not_allowed",
+                          errors::input_excerpt(method) + " is not allowed on " +
+                              errors::input_excerpt(path, 128) + "; use " + allowed,
+                          {}};
 }
 
 // False (and the 405 answered) when `method` is not `allowed`.
@@ -137,9 +137,9 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     send_metrics(call, *deps_.metrics);
     co_return;
   }
-  call.send_error(http::not_found(
-      "not_found",
-      "no endpoint at " + http::input_excerpt(call.request().method) + " " + http::input_excerpt(path, 128)));
+  call.send_error(errors::not_found("not_found", "no endpoint at " +
+                                                     errors::input_excerpt(call.request().method) + " " +
+                                                     errors::input_excerpt(path, 128)));
 }
 
 // GET /v1/prompts/{name}[?version=N]: the active version, or the one asked for.
@@ -153,7 +153,7 @@ net::Task<void> Router::get_prompt(http::ServerCall& call, const auth::Principal
     query = Poco::URI("/?" + std::string(call.request().query())).getQueryParameters();
   } catch (const Poco::Exception&) {
     call.send_error(
-        http::bad_request("invalid_parameter", "the path or query string is not valid URI syntax"));
+        errors::bad_request("invalid_parameter", "the path or query string is not valid URI syntax"));
     co_return;
   }
   for (const auto& [key, value] : query) {
@@ -161,28 +161,28 @@ net::Task<void> Router::get_prompt(http::ServerCall& call, const auth::Principal
     if (value.empty() || value.size() > 18 || value.find_first_not_of("0123456789") != std::string::npos ||
         std::stoll(value) < 1) {
       call.send_error(
-          http::bad_request("invalid_parameter", "'version' must be a positive integer", "version"));
+          errors::bad_request("invalid_parameter", "'version' must be a positive integer", "version"));
       co_return;
     }
     version = std::stoll(value);
   }
   if (!prompts::is_prompt_name(name)) {
-    call.send_error(
-        http::not_found("prompt_not_found", "no prompt named '" + http::input_excerpt(name) + "' exists"));
+    call.send_error(errors::not_found("prompt_not_found",
+                                      "no prompt named '" + errors::input_excerpt(name) + "' exists"));
     co_return;
   }
   // The store may go to storage: off the loop.
-  auto found = co_await net::offload(deps_.auth.blocking, [&]() -> std::optional<http::ApiError> {
+  auto found = co_await net::offload(deps_.auth.blocking, [&]() -> std::optional<errors::ApiError> {
     auto prompt = deps_.prompts.find(principal.tenant_id, name, version);
     if (!prompt) {
       if (version != 0 && deps_.prompts.find(principal.tenant_id, name, 0)) {
-        return http::not_found(
+        return errors::not_found(
             "prompt_not_found",
-            "prompt '" + http::input_excerpt(name) + "' has no version " + std::to_string(version),
+            "prompt '" + errors::input_excerpt(name) + "' has no version " + std::to_string(version),
             "version");
       }
-      return http::not_found("prompt_not_found",
-                             "no prompt named '" + http::input_excerpt(name) + "' exists for this tenant");
+      return errors::not_found(
+          "prompt_not_found", "no prompt named '" + errors::input_excerpt(name) + "' exists for this tenant");
     }
     call.send_object(
         200, prompts::to_json(*prompt).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

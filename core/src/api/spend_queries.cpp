@@ -24,12 +24,13 @@ QueryLane::Ticket Router::enter_query(http::ServerCall& call, const auth::Princi
   if (deps_.queries == nullptr) return QueryLane::Ticket(nullptr, 0);
   auto ticket = deps_.queries->enter(principal.tenant_id);
   if (!ticket) {
-    http::ApiError busy{429,
-                        "rate_limit_exceeded",
-                        "this tenant already has " + std::to_string(deps_.queries->per_tenant()) +
-                            " usage, budget or audit queries running (server.max_queries_per_tenant); retry "
-                            "in 1 seconds, when one has finished",
-                        {}};
+    errors::ApiError busy{
+        429,
+        "rate_limit_exceeded",
+        "this tenant already has " + std::to_string(deps_.queries->per_tenant()) +
+            " usage, budget or audit queries running (server.max_queries_per_tenant); retry "
+            "in 1 seconds, when one has finished",
+        {}};
     busy.retry_after_s = 1;
     busy.retryable = true;
     call.send_error(busy);
@@ -62,7 +63,7 @@ net::Task<void> Router::get_usage(http::ServerCall& call, const auth::Principal&
 net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principal& principal) {
   const auto ticket = enter_query(call, principal);
   if (call.answered()) co_return;
-  auto body = co_await net::offload(query_pool(), [&]() -> std::variant<std::string, http::ApiError> {
+  auto body = co_await net::offload(query_pool(), [&]() -> std::variant<std::string, errors::ApiError> {
     try {
       return budget::budgets_report(deps_.storage, principal.tenant_id, now_ms()).dump();
     } catch (const std::exception& e) {
@@ -70,7 +71,7 @@ net::Task<void> Router::get_budgets(http::ServerCall& call, const auth::Principa
       return plugins::storage_failure_error(e);
     }
   });
-  if (auto* error = std::get_if<http::ApiError>(&body)) {
+  if (auto* error = std::get_if<errors::ApiError>(&body)) {
     call.send_error(*error);
     co_return;
   }

@@ -17,8 +17,8 @@ using nlohmann::json;
 
 constexpr std::int64_t kMaxLimit = 1000;
 
-http::ApiError invalid(const std::string& param, const std::string& message) {
-  return http::bad_request("invalid_parameter", message, param);
+errors::ApiError invalid(const std::string& param, const std::string& message) {
+  return errors::bad_request("invalid_parameter", message, param);
 }
 
 // The tenant and every filter, one per line: a cursor is bound to them.
@@ -62,12 +62,12 @@ bool printable(std::string_view s) {
 
 }  // namespace
 
-std::variant<AuditRequest, http::ApiError> parse_audit_query(std::string_view query, bool internal) {
+std::variant<AuditRequest, errors::ApiError> parse_audit_query(std::string_view query, bool internal) {
   AuditRequest out;
   auto& f = out.filter;
   f.limit = 100;
   auto parsed = http::strict_query_parameters(query);
-  if (auto* err = std::get_if<http::ApiError>(&parsed)) return *err;
+  if (auto* err = std::get_if<errors::ApiError>(&parsed)) return *err;
   const auto& params = std::get<http::QueryParameters>(parsed);
   std::optional<std::string> cursor;
   for (const auto& [name, value] : params) {
@@ -76,7 +76,7 @@ std::variant<AuditRequest, http::ApiError> parse_audit_query(std::string_view qu
       if (!t) {
         return invalid(name, "'" + name +
                                  "' must be an RFC 3339 time (2026-11-24T10:00:00Z) or Unix seconds, not '" +
-                                 http::input_excerpt(value, 40) + "'");
+                                 errors::input_excerpt(value, 40) + "'");
       }
       (name == "from" ? f.from_unix_ms : f.to_unix_ms) = *t;
     } else if (name == "action" || name == "actor") {
@@ -88,8 +88,8 @@ std::variant<AuditRequest, http::ApiError> parse_audit_query(std::string_view qu
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
       if (value.empty() || value.size() > 4 || ec != std::errc() || end != value.data() + value.size() ||
           n < 1 || n > kMaxLimit) {
-        return invalid(
-            name, "'limit' must be an integer from 1 to 1000, not '" + http::input_excerpt(value, 24) + "'");
+        return invalid(name, "'limit' must be an integer from 1 to 1000, not '" +
+                                 errors::input_excerpt(value, 24) + "'");
       }
       f.limit = n;
     } else if (name == "cursor") {
@@ -97,7 +97,7 @@ std::variant<AuditRequest, http::ApiError> parse_audit_query(std::string_view qu
     } else if (name == "tenant" && internal) {
       out.tenant = value;
     } else {
-      return invalid(name, "'" + http::input_excerpt(name, 32) + "' is not a parameter of GET " +
+      return invalid(name, "'" + errors::input_excerpt(name, 32) + "' is not a parameter of GET " +
                                (internal ? "/internal/v1/audit (tenant, " : "/v1/audit (") +
                                "from, to, action, actor, limit, cursor)");
     }

@@ -5,7 +5,7 @@
 // gateway's own). Runs on the blocking pool: it reads storage.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "plugins/storage.h"
 
 #include <cstdint>
@@ -23,11 +23,11 @@ struct AuditRequest {
 };
 
 // `internal`: the `tenant` parameter is allowed (the caller resolves it).
-std::variant<AuditRequest, http::ApiError> parse_audit_query(std::string_view query, bool internal);
+std::variant<AuditRequest, errors::ApiError> parse_audit_query(std::string_view query, bool internal);
 
 struct AuditAnswer {
   std::string body;  // JSON without request_id
-  std::optional<http::ApiError> error;
+  std::optional<errors::ApiError> error;
 };
 
 // Answers a parsed request whose filter names the tenant to read.

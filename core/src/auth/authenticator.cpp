@@ -16,8 +16,8 @@ constexpr std::size_t kMaxCacheEntries = 100000;
 // Keys longer than this are not keys; refuse before hashing megabytes.
 constexpr std::size_t kMaxKeyLength = 512;
 
-http::ApiError unauthorized(std::string code, std::string message) {
-  return http::ApiError{401, std::move(code), std::move(message), {}};
+errors::ApiError unauthorized(std::string code, std::string message) {
+  return errors::ApiError{401, std::move(code), std::move(message), {}};
 }
 
 }  // namespace
@@ -25,7 +25,7 @@ http::ApiError unauthorized(std::string code, std::string message) {
 Authenticator::Authenticator(plugins::Storage& storage, int cache_ttl_ms, std::shared_ptr<jwt::Validator> jwt)
     : storage_(storage), ttl_(cache_ttl_ms), jwt_(std::move(jwt)) {}
 
-std::variant<std::string_view, http::ApiError> Authenticator::bearer_value(std::string_view header) {
+std::variant<std::string_view, errors::ApiError> Authenticator::bearer_value(std::string_view header) {
   if (header.empty()) {
     return unauthorized("missing_api_key", "no API key: send the header 'Authorization: Bearer <API_KEY>'");
   }
@@ -46,19 +46,19 @@ std::variant<std::string_view, http::ApiError> Authenticator::bearer_value(std::
   return value;
 }
 
-std::variant<Principal, http::ApiError> Authenticator::authenticate(std::string_view header) {
+std::variant<Principal, errors::ApiError> Authenticator::authenticate(std::string_view header) {
   auto value = bearer_value(header);
-  if (auto* err = std::get_if<http::ApiError>(&value)) return *err;
+  if (auto* err = std::get_if<errors::ApiError>(&value)) return *err;
   const std::string_view v = std::get<std::string_view>(value);
   // API keys are "sk-mgw-" + base62 and never contain '.'; a JWT always does.
   if (v.find('.') != std::string_view::npos) return authenticate_jwt(v);
   return authenticate_key(v);
 }
 
-std::optional<std::variant<Principal, http::ApiError>> Authenticator::authenticate_cached(
+std::optional<std::variant<Principal, errors::ApiError>> Authenticator::authenticate_cached(
     std::string_view header) {
   auto value = bearer_value(header);
-  if (auto* err = std::get_if<http::ApiError>(&value)) return *err;
+  if (auto* err = std::get_if<errors::ApiError>(&value)) return *err;
   const std::string_view v = std::get<std::string_view>(value);
   if (v.find('.') != std::string_view::npos) {
     if (!jwt_) return authenticate_jwt(v);  // refused without any lookup
@@ -76,7 +76,7 @@ std::optional<std::variant<Principal, http::ApiError>> Authenticator::authentica
   return *it->second.principal;
 }
 
-std::variant<Principal, http::ApiError> Authenticator::authenticate_key(std::string_view key) {
+std::variant<Principal, errors::ApiError> Authenticator::authenticate_key(std::string_view key) {
   if (key.size() > kMaxKeyLength) return unauthorized("invalid_api_key", "the API key is not valid");
   const std::string hash = hash_api_key(key);
   std::optional<Principal> principal;
@@ -85,20 +85,20 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate_key(std::str
   } catch (const plugins::StorageError& e) {
     spdlog::error("api key lookup failed: {}", e.what());
     if (plugins::storage_unreachable(e)) return plugins::storage_failure_error(e);
-    return http::internal_error("the gateway could not check the API key right now; retry shortly");
+    return errors::internal_error("the gateway could not check the API key right now; retry shortly");
   }
   if (!principal) return unauthorized("invalid_api_key", "the API key is not valid or has been revoked");
   return *principal;
 }
 
-std::variant<Principal, http::ApiError> Authenticator::authenticate_jwt(std::string_view token) {
+std::variant<Principal, errors::ApiError> Authenticator::authenticate_jwt(std::string_view token) {
   if (!jwt_) {
     return unauthorized("invalid_api_key",
                         "this gateway accepts API keys only: JWT bearer tokens are not enabled "
                         "(auth.jwks_url is not set)");
   }
   auto verified = jwt_->validate(token);
-  if (auto* e = std::get_if<http::ApiError>(&verified)) return *e;
+  if (auto* e = std::get_if<errors::ApiError>(&verified)) return *e;
   auto& claims = std::get<jwt::VerifiedToken>(verified);
   std::optional<std::int64_t> tenant_id;
   try {
@@ -106,11 +106,11 @@ std::variant<Principal, http::ApiError> Authenticator::authenticate_jwt(std::str
   } catch (const plugins::StorageError& e) {
     spdlog::error("tenant lookup for a JWT (kid '{}') failed: {}", claims.kid, e.what());
     if (plugins::storage_unreachable(e)) return plugins::storage_failure_error(e);
-    return http::internal_error("the gateway could not check the token's tenant right now; retry shortly");
+    return errors::internal_error("the gateway could not check the token's tenant right now; retry shortly");
   }
   if (!tenant_id) {
     std::string name = claims.tenant.size() <= 80 ? claims.tenant : claims.tenant.substr(0, 80) + "...";
-    return http::ApiError{
+    return errors::ApiError{
         403, "permission_denied", "the token's tenant '" + name + "' is not known to this gateway", {}};
   }
   Principal p;

@@ -7,7 +7,7 @@
 
 #include "auth/jwt/validator.h"
 #include "auth/principal.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "plugins/storage.h"
 #include "util/single_flight.h"
 
@@ -28,11 +28,11 @@ class Authenticator {
   Authenticator(plugins::Storage& storage, int cache_ttl_ms, std::shared_ptr<jwt::Validator> jwt = nullptr);
 
   // May block: a storage lookup on a cache miss, a keyset fetch for a JWT.
-  std::variant<Principal, http::ApiError> authenticate(std::string_view authorization_header);
+  std::variant<Principal, errors::ApiError> authenticate(std::string_view authorization_header);
   // The same answer when it can be given without blocking (a malformed
   // header, a cached API key); nullopt when authenticate() must run off the
   // event loop.
-  std::optional<std::variant<Principal, http::ApiError>> authenticate_cached(
+  std::optional<std::variant<Principal, errors::ApiError>> authenticate_cached(
       std::string_view authorization_header);
 
  private:
@@ -46,9 +46,9 @@ class Authenticator {
   };
 
   // The bearer value, or the 401 for a header that carries none.
-  static std::variant<std::string_view, http::ApiError> bearer_value(std::string_view header);
-  std::variant<Principal, http::ApiError> authenticate_key(std::string_view key);
-  std::variant<Principal, http::ApiError> authenticate_jwt(std::string_view token);
+  static std::variant<std::string_view, errors::ApiError> bearer_value(std::string_view header);
+  std::variant<Principal, errors::ApiError> authenticate_key(std::string_view key);
+  std::variant<Principal, errors::ApiError> authenticate_jwt(std::string_view token);
   std::optional<Principal> lookup(const std::string& key_hash);
   std::optional<std::int64_t> lookup_tenant(const std::string& name);
 

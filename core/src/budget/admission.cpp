@@ -154,7 +154,7 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
       unavailable = true;
     }
     if (unavailable) {
-      http::ApiError error{
+      errors::ApiError error{
           503,
           "storage_unavailable",
           "the gateway cannot reach its budget store to hold this request's cost; retry shortly",
@@ -215,8 +215,8 @@ net::Task<Admission> SpendControl::admit_requests(const auth::Principal& princip
   co_return co_await admit(std::move(request));
 }
 
-http::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t needed,
-                                            Admission& admission) {
+errors::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t needed,
+                                              Admission& admission) {
   if (part.kind != SpendPart::money) return rate_refusal(part, admission);
   const plugins::BudgetRow& b = *part.budget;
   const std::int64_t left = ledger_.remaining(part.account);
@@ -236,10 +236,10 @@ http::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t 
     if (needed > 0) message += ", and this request may cost up to " + format_micros(needed) + " USD";
     message += "; it resets at " + utc_timestamp(resets);
   }
-  return http::ApiError{402, "insufficient_credits", std::move(message), {}};
+  return errors::ApiError{402, "insufficient_credits", std::move(message), {}};
 }
 
-http::ApiError SpendControl::rate_refusal(const SpendPart& part, Admission& admission) {
+errors::ApiError SpendControl::rate_refusal(const SpendPart& part, Admission& admission) {
   admission.reason = "RATE_LIMITED";
   const std::int64_t now = now_();
   const std::int64_t wait_ms = window_end(Window::minute, now) - now;
@@ -249,18 +249,18 @@ http::ApiError SpendControl::rate_refusal(const SpendPart& part, Admission& admi
     left.push_back(p->kind == SpendPart::money ? 0 : ledger_.remaining(p->account));
   rate_headers(admission, left);
   const char* unit = part.kind == SpendPart::requests ? " requests" : " tokens";
-  http::ApiError error{429,
-                       "rate_limit_exceeded",
-                       "rate limit of " + std::to_string(part.account.limit) + unit + " per minute for " +
-                           part.who + " reached; retry in " + std::to_string(seconds) + " seconds",
-                       {}};
+  errors::ApiError error{429,
+                         "rate_limit_exceeded",
+                         "rate limit of " + std::to_string(part.account.limit) + unit + " per minute for " +
+                             part.who + " reached; retry in " + std::to_string(seconds) + " seconds",
+                         {}};
   error.retry_after_s = static_cast<int>(seconds);  // the Retry-After header (spec 7.4)
   error.retryable = true;
   return error;
 }
 
-http::ApiError SpendControl::never_fits(const SpendPart& part, const SpendRequest& request,
-                                        std::int64_t output, Admission& admission) {
+errors::ApiError SpendControl::never_fits(const SpendPart& part, const SpendRequest& request,
+                                          std::int64_t output, Admission& admission) {
   admission.reason = "RATE_LIMITED";
   const std::int64_t limit = part.account.limit;
   std::string message = "this request needs " + std::to_string(request.prompt_tokens) +
@@ -274,7 +274,7 @@ http::ApiError SpendControl::never_fits(const SpendPart& part, const SpendReques
   } else {
     message += "shorten the prompt (or n), then set max_tokens to fit";
   }
-  return http::ApiError{422, "max_tokens_exceeds_rate_limit", std::move(message), "max_tokens"};
+  return errors::ApiError{422, "max_tokens_exceeds_rate_limit", std::move(message), "max_tokens"};
 }
 
 // OpenAI's headers, from the tighter of the tenant's and the key's limits.

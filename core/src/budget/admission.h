@@ -10,7 +10,7 @@
 #include "auth/principal.h"
 #include "budget/ledger.h"
 #include "budget/tenant_spend.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "net/blocking_pool.h"
 
 #include <modelgw/pricing.h>
@@ -51,7 +51,7 @@ struct Admission {
   std::int64_t output_tokens = 0;  // the output limit the hold covers, per choice
   std::int64_t hold_micros = 0;    // the most the request may cost
   bool clamped = false;            // the client set no limit and output_tokens is less than the default
-  std::optional<http::ApiError> refusal;
+  std::optional<errors::ApiError> refusal;
   std::string reason;  // BUDGET_EXCEEDED, CREDIT_INSUFFICIENT or RATE_LIMITED with a refusal
   // For a money refusal: the exhausted account ("budget:17") and the start
   // of its window (the audit log records the first refusal per window).
@@ -96,12 +96,12 @@ class SpendControl {
   static void draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
                        std::vector<Draw>& draws);
   void rate_headers(Admission& admission, std::span<const std::int64_t> remaining);
-  http::ApiError budget_refusal(const SpendPart& part, std::int64_t needed, Admission& admission);
-  http::ApiError rate_refusal(const SpendPart& part, Admission& admission);
+  errors::ApiError budget_refusal(const SpendPart& part, std::int64_t needed, Admission& admission);
+  errors::ApiError rate_refusal(const SpendPart& part, Admission& admission);
   // A tokens-per-minute limit smaller than the request needs even in an
   // empty minute: retrying cannot help (422, not 429).
-  http::ApiError never_fits(const SpendPart& part, const SpendRequest& request, std::int64_t output,
-                            Admission& admission);
+  errors::ApiError never_fits(const SpendPart& part, const SpendRequest& request, std::int64_t output,
+                              Admission& admission);
 
   Ledger& ledger_;
   net::BlockingPool& blocking_;

@@ -3,6 +3,7 @@
 #include "chat/body_members.h"
 
 #include "audit/pii_events.h"
+#include "budget/feature_name.h"
 #include "chat/record.h"
 #include "chat/route_plan.h"
 #include "chat/spend_step.h"
@@ -14,7 +15,7 @@
 
 namespace modelgw::chat {
 
-void ChatEndpoint::answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const {
+void ChatEndpoint::answer_error(http::ServerCall& call, errors::ApiError error, Outcome& outcome) const {
   chat::answer_error(call, std::move(error), outcome, deps_.redactor);
 }
 
@@ -25,13 +26,13 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
   outcome.door = door;
   if (door != nullptr) outcome.row.operation = std::string(door->operation());
   outcome.metrics = deps_.metrics;
-  std::optional<http::ApiError> crashed;
+  std::optional<errors::ApiError> crashed;
   try {
     co_await serve(call, outcome);
   } catch (const std::exception& e) {
     logging::for_request(call.request_id()).error("unexpected failure: {}", e.what());
     // Storage that cannot be reached is the one expected failure here: 503.
-    crashed = plugins::storage_unreachable(e) ? plugins::storage_failure_error(e) : http::internal_error();
+    crashed = plugins::storage_unreachable(e) ? plugins::storage_failure_error(e) : errors::internal_error();
   }
   if (crashed) {
     if (outcome.row.error_code.empty()) outcome.row.error_code = crashed->code;
@@ -56,11 +57,11 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   const http::Request& http_request = call.request();
   if (http_request.body_too_large) {
     answer_error(call,
-                 http::ApiError{413,
-                                "request_too_large",
-                                "the request body is larger than this gateway accepts (" +
-                                    std::to_string(deps_.max_body_bytes) + " bytes)",
-                                {}},
+                 errors::ApiError{413,
+                                  "request_too_large",
+                                  "the request body is larger than this gateway accepts (" +
+                                      std::to_string(deps_.max_body_bytes) + " bytes)",
+                                  {}},
                  outcome);
     co_return;
   }
@@ -70,29 +71,30 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     outcome.recorded = false;
     answer_error(
         call,
-        http::ApiError{503,
-                       "usage_unrecordable",
-                       "the gateway cannot record usage right now (its store and its local journal both "
-                       "refuse writes, or too many records wait); nothing was sent upstream, retry shortly",
-                       {},
-                       1,
-                       true},
+        errors::ApiError{503,
+                         "usage_unrecordable",
+                         "the gateway cannot record usage right now (its store and its local journal both "
+                         "refuse writes, or too many records wait); nothing was sent upstream, retry shortly",
+                         {},
+                         1,
+                         true},
         outcome);
     co_return;
   }
   // The Idempotency-Key is checked before the body: a malformed one is the
   // same mistake whatever the body.
   auto idempotency_key = idempotency::read_key(http_request);
-  if (auto* err = std::get_if<http::ApiError>(&idempotency_key)) co_return answer_error(call, *err, outcome);
+  if (auto* err = std::get_if<errors::ApiError>(&idempotency_key))
+    co_return answer_error(call, *err, outcome);
   std::string_view text = http_request.body;
   if (const std::string_view feature = http_request.header("X-Feature"); !feature.empty()) {
-    if (auto err = check_feature(feature)) co_return answer_error(call, *err, outcome);
+    if (auto err = budget::check_feature(feature)) co_return answer_error(call, *err, outcome);
     outcome.row.feature = std::string(feature);
   }
 
   // Read and validate.
   auto doc = parse_json_object(text);
-  if (auto* err = std::get_if<http::ApiError>(&doc)) co_return answer_error(call, *err, outcome);
+  if (auto* err = std::get_if<errors::ApiError>(&doc)) co_return answer_error(call, *err, outcome);
   if (auto* key = std::get_if<std::string>(&idempotency_key)) {
     if (!co_await take_idempotency_key(call, std::move(*key), std::get<nlohmann::json>(doc), outcome))
       co_return;
@@ -103,7 +105,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     // chain serves. Named prompts are chat's alone.
     auto translated = co_await outcome.door->open(std::get<nlohmann::json>(std::move(doc)),
                                                   outcome.row.tenant_id, call.request_id());
-    if (auto* err = std::get_if<http::ApiError>(&translated)) co_return answer_error(call, *err, outcome);
+    if (auto* err = std::get_if<errors::ApiError>(&translated)) co_return answer_error(call, *err, outcome);
     auto& t = std::get<DoorRequest>(translated);
     outcome.shaper = std::move(t.shaper);
     for (const auto& [name, value] : t.headers) call.set_header(name, value);
@@ -113,14 +115,14 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
   } else if (prompts::names_prompt(std::get<nlohmann::json>(doc))) {
     if (deps_.prompts == nullptr) {
       co_return answer_error(
-          call, http::bad_request("invalid_parameter", "named prompts are not enabled", "prompt"), outcome);
+          call, errors::bad_request("invalid_parameter", "named prompts are not enabled", "prompt"), outcome);
     }
     // Expand the prompt: its version may come from storage, so off the loop.
     const std::int64_t tenant = outcome.row.tenant_id;
     auto expansion = co_await net::offload(deps_.blocking, [&] {
       return prompts::expand_prompt(std::get<nlohmann::json>(std::move(doc)), tenant, *deps_.prompts);
     });
-    if (auto* err = std::get_if<http::ApiError>(&expansion)) co_return answer_error(call, *err, outcome);
+    if (auto* err = std::get_if<errors::ApiError>(&expansion)) co_return answer_error(call, *err, outcome);
     auto& e = std::get<prompts::Expansion>(expansion);
     outcome.row.prompt_name = e.name;
     outcome.row.prompt_version = e.version;
@@ -129,37 +131,37 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     doc = std::move(e.doc);
   }
   auto parsed = check_chat_request(std::get<nlohmann::json>(std::move(doc)));
-  if (auto* err = std::get_if<http::ApiError>(&parsed)) co_return answer_error(call, *err, outcome);
+  if (auto* err = std::get_if<errors::ApiError>(&parsed)) co_return answer_error(call, *err, outcome);
   ChatRequest& req = std::get<ChatRequest>(parsed);
   outcome.streamed = req.stream;
   if (req.choices > deps_.max_choices) {
     co_return answer_error(
         call,
-        http::bad_request("invalid_parameter",
-                          "'n' is " + std::to_string(req.choices) + "; this gateway serves at most " +
-                              std::to_string(deps_.max_choices) +
-                              " completions per request (budget.max_choices)",
-                          "n"),
+        errors::bad_request("invalid_parameter",
+                            "'n' is " + std::to_string(req.choices) + "; this gateway serves at most " +
+                                std::to_string(deps_.max_choices) +
+                                " completions per request (budget.max_choices)",
+                            "n"),
         outcome);
   }
 
   if (req.model == "auto") {
     co_return answer_error(
         call,
-        http::ApiError{422, "model_not_available",
-                       "model 'auto' (routing by policy) is not available yet; name a catalog alias "
-                       "(GET /v1/models)",
-                       "model"},
+        errors::ApiError{422, "model_not_available",
+                         "model 'auto' (routing by policy) is not available yet; name a catalog alias "
+                         "(GET /v1/models)",
+                         "model"},
         outcome);
   }
   const auto* candidates = deps_.catalog.resolve(req.model);
   if (candidates == nullptr || candidates->empty()) {
     co_return answer_error(call,
-                           http::not_found("model_not_found",
-                                           "model '" + http::input_excerpt(req.model) +
-                                               "' is not in the catalog; GET /v1/models lists the "
-                                               "aliases you can use",
-                                           "model"),
+                           errors::not_found("model_not_found",
+                                             "model '" + errors::input_excerpt(req.model) +
+                                                 "' is not in the catalog; GET /v1/models lists the "
+                                                 "aliases you can use",
+                                             "model"),
                            outcome);
   }
   // The request rate first: a request refused at any later stage (PII, money)
@@ -189,7 +191,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
 
   const auto budget_end = std::chrono::steady_clock::now() + policy_.budget();
   const metrics::OpenStream open_stream(deps_.metrics, req.stream);
-  http::ApiError last_error;
+  errors::ApiError last_error;
   for (const RoutePlan& plan : routing.plans) {
     AttemptContext attempt{call, req, plan, policy_, deps_.redactor, budget_end, outcome};
     if (co_await try_model(attempt, text, last_error)) co_return;
@@ -205,10 +207,10 @@ net::Task<bool> ChatEndpoint::take_idempotency_key(http::ServerCall& call, std::
   if (deps_.idempotency == nullptr) {
     answer_error(
         call,
-        http::ApiError{422, "unsupported_parameter",
-                       "this gateway's storage does not keep idempotency keys; send the request without "
-                       "Idempotency-Key",
-                       "Idempotency-Key"},
+        errors::ApiError{422, "unsupported_parameter",
+                         "this gateway's storage does not keep idempotency keys; send the request without "
+                         "Idempotency-Key",
+                         "Idempotency-Key"},
         outcome);
     co_return false;
   }
@@ -306,7 +308,7 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatReque
     failed = true;
   }
   if (failed) {
-    answer_error(call, http::internal_error("the PII policy could not be applied; report the request_id"),
+    answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),
                  outcome);
     co_return false;
   }

@@ -90,7 +90,7 @@ class ChatEndpoint {
   // The spend stage (money, tokens): false when the request was answered (402, 429, 503).
   net::Task<bool> hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
                              std::string_view body, Outcome& outcome);
-  void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome) const;
+  void answer_error(http::ServerCall& call, errors::ApiError error, Outcome& outcome) const;
 
   ChatDeps deps_;
   RetryPolicy policy_;

@@ -11,8 +11,8 @@
 namespace modelgw::chat {
 namespace {
 
-using http::ApiError;
-using http::bad_request;
+using errors::ApiError;
+using errors::bad_request;
 
 constexpr std::array<std::string_view, 6> kRoles = {"system",    "developer", "user",
                                                     "assistant", "tool",      "function"};
@@ -100,13 +100,13 @@ ApiError parse_failure(std::string_view body) {
     return bad_request("invalid_json",
                        "the request body is not valid JSON (byte " + std::to_string(finder.byte) + ")");
   }
-  const std::string number = http::input_excerpt(finder.number, 32);
+  const std::string number = errors::input_excerpt(finder.number, 32);
   if (finder.path.empty()) {
     return bad_request("invalid_parameter",
                        "the request body is the number " + number +
                            ", which is out of range; send a JSON object with model and messages");
   }
-  std::string param = http::input_excerpt(finder.path, 128);
+  std::string param = errors::input_excerpt(finder.path, 128);
   return bad_request("invalid_parameter",
                      "'" + param + "' is " + number +
                          ", a number out of range: JSON numbers must fit a 64-bit float (about "
@@ -146,7 +146,7 @@ std::optional<ApiError> check_message(const nlohmann::json& m, std::size_t i) {
   for (auto k : kRoles) known = known || r == k;
   if (!known) {
     return bad_request("invalid_parameter",
-                       at + ".role '" + http::input_excerpt(r) +
+                       at + ".role '" + errors::input_excerpt(r) +
                            "' is not one of system, developer, user, assistant, tool, function",
                        at + ".role");
   }
@@ -226,7 +226,7 @@ std::variant<ChatRequest, ApiError> check_chat_request(nlohmann::json doc) {
       return bad_request("invalid_parameter",
                          std::string("'") + name + "' must be a positive integer of at most " +
                              std::to_string(std::numeric_limits<std::int64_t>::max()) + ", not " +
-                             (v->is_number_integer() ? http::input_excerpt(v->dump(), 32) : type_name(*v)),
+                             (v->is_number_integer() ? errors::input_excerpt(v->dump(), 32) : type_name(*v)),
                          name);
     }
     // OpenAI's newer name wins when a client sends both.
@@ -237,7 +237,7 @@ std::variant<ChatRequest, ApiError> check_chat_request(nlohmann::json doc) {
     if (!choices) {
       return bad_request("invalid_parameter",
                          "'n' must be a positive integer (the number of completions), not " +
-                             (n->is_number_integer() ? http::input_excerpt(n->dump(), 32) : type_name(*n)),
+                             (n->is_number_integer() ? errors::input_excerpt(n->dump(), 32) : type_name(*n)),
                          "n");
     }
     req.choices = *choices;

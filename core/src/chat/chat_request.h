@@ -3,7 +3,7 @@
 // provider plugin translates the rest.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,12 +30,12 @@ struct ChatRequest {
 };
 
 // The body as a JSON object: not empty, nested at most kMaxJsonDepth, valid JSON.
-std::variant<nlohmann::json, http::ApiError> parse_json_object(std::string_view body);
+std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_view body);
 
 // The chat checks on a parsed body: model, messages, stream, max_tokens, n.
-std::variant<ChatRequest, http::ApiError> check_chat_request(nlohmann::json doc);
+std::variant<ChatRequest, errors::ApiError> check_chat_request(nlohmann::json doc);
 
 // parse_json_object, then check_chat_request.
-std::variant<ChatRequest, http::ApiError> parse_chat_request(std::string_view body);
+std::variant<ChatRequest, errors::ApiError> parse_chat_request(std::string_view body);
 
 }  // namespace modelgw::chat

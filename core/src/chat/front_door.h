@@ -7,7 +7,7 @@
 // with no translation at all (a null door: nothing on its path changes).
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "net/asio.h"
 
 #include <modelgw/plugin.h>
@@ -41,7 +41,7 @@ class AnswerShaper {
   virtual bool chunk(std::string_view chunk_json, std::string_view request_id, std::string& out) = 0;
   virtual void finish(const std::optional<mgw_usage>& usage, std::string_view request_id,
                       std::string& out) = 0;
-  virtual void fail(const http::ApiError& error, std::string_view request_id, std::string& out) = 0;
+  virtual void fail(const errors::ApiError& error, std::string_view request_id, std::string& out) = 0;
 
   // The chat request as it goes upstream, after the PII stage. `pii_flagged`:
   // it holds values the tenant's policy lets through but records, which a
@@ -71,9 +71,9 @@ class FrontDoor {
   // The body as sent (parsed, not yet checked) -> the chat request, or the
   // error that names the door's own parameter. On the call's loop; what it
   // reads from storage (a conversation continued) it reads off the loop.
-  virtual net::Task<std::variant<DoorRequest, http::ApiError>> open(nlohmann::json body,
-                                                                    std::int64_t tenant_id,
-                                                                    std::string_view request_id) const = 0;
+  virtual net::Task<std::variant<DoorRequest, errors::ApiError>> open(nlohmann::json body,
+                                                                      std::int64_t tenant_id,
+                                                                      std::string_view request_id) const = 0;
   // A later stage's error names a chat parameter (max_tokens, messages[2]...):
   // the door's name for it.
   virtual std::string param_name(std::string_view chat_param) const = 0;

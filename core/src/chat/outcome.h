@@ -5,7 +5,7 @@
 #include "auth/principal.h"
 #include "budget/admission.h"
 #include "chat/front_door.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "idempotency/flight.h"
 #include "plugins/storage.h"
 
@@ -23,7 +23,7 @@ struct Outcome {
   plugins::UsageRow row;
   bool streamed = false;
   int attempts = 0;
-  // For metrics (metrics/chat_outcome.h): the models tried, the time spent
+  // For metrics (chat/outcome_metrics.h): the models tried, the time spent
   // in upstream tries, and where the call is counted (nullptr: nowhere).
   int models = 0;
   std::int64_t upstream_us = 0;
@@ -51,7 +51,7 @@ struct Outcome {
 // How one try at one model ended.
 struct Attempt {
   enum Kind { served, failed, cancelled } kind = served;
-  http::ApiError error;  // for `failed`: nothing was sent to the client yet
+  errors::ApiError error;  // for `failed`: nothing was sent to the client yet
 };
 
 }  // namespace modelgw::chat

@@ -9,8 +9,8 @@
 
 namespace modelgw::chat {
 
-http::ApiError to_api_error(const mgw_error_info& info) {
-  http::ApiError e;
+errors::ApiError to_api_error(const mgw_error_info& info) {
+  errors::ApiError e;
   e.status = (info.http_status >= 400 && info.http_status <= 599) ? info.http_status : 502;
   e.code = info.code.len > 0 ? std::string(mgw::view(info.code)) : "provider_failed";
   e.message = std::string(mgw::view(info.message));
@@ -23,9 +23,10 @@ http::ApiError to_api_error(const mgw_error_info& info) {
   return e;
 }
 
-http::ApiError plugin_breach(std::string_view provider, std::string_view plugin, std::string_view breach) {
-  return http::internal_error("the provider plugin '" + std::string(plugin) + "' of provider '" +
-                              std::string(provider) + "' " + std::string(breach) + "; report the request_id");
+errors::ApiError plugin_breach(std::string_view provider, std::string_view plugin, std::string_view breach) {
+  return errors::internal_error("the provider plugin '" + std::string(plugin) + "' of provider '" +
+                                std::string(provider) + "' " + std::string(breach) +
+                                "; report the request_id");
 }
 
 void SinkState::refuse(const char* why) noexcept {

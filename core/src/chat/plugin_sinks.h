@@ -7,7 +7,7 @@
 // `breach` once the hook returns.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "plugins/callback_guard.h"
 #include "upstream/failure.h"
 
@@ -20,11 +20,11 @@
 namespace modelgw::chat {
 
 // Converts a plugin's mgw_error_info into the client-facing error.
-http::ApiError to_api_error(const mgw_error_info& info);
+errors::ApiError to_api_error(const mgw_error_info& info);
 
 // The 500 for a provider plugin that broke the ABI (or a host callback that
 // failed): names the provider and its plugin, never what the plugin passed.
-http::ApiError plugin_breach(std::string_view provider, std::string_view plugin, std::string_view breach);
+errors::ApiError plugin_breach(std::string_view provider, std::string_view plugin, std::string_view breach);
 
 // What the plugin passed that the host refuses, or "the gateway could not
 // take ..." when host code failed; empty while all is well.
@@ -42,7 +42,7 @@ struct RequestCollector {
   RequestCollector(const RequestCollector&) = delete;
   RequestCollector& operator=(const RequestCollector&) = delete;
   upstream::OutgoingRequest request;
-  std::optional<http::ApiError> error;
+  std::optional<errors::ApiError> error;
   SinkState state;
   mgw_request_sink sink{};
   mgw_response_sink error_sink{};
@@ -56,7 +56,7 @@ struct ResponseCollector {
   std::string body;
   bool has_body = false;
   std::optional<mgw_usage> usage;
-  std::optional<http::ApiError> error;
+  std::optional<errors::ApiError> error;
   SinkState state;
   mgw_response_sink sink{};
 };

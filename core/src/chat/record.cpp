@@ -1,7 +1,7 @@
 #include "chat/record.h"
 
+#include "chat/outcome_metrics.h"
 #include "logging/request_log.h"
-#include "metrics/chat_outcome.h"
 
 #include <chrono>
 
@@ -17,7 +17,7 @@ void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Pr
   outcome.row.created_unix_ms = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome,
+void answer_error(http::ServerCall& call, errors::ApiError error, Outcome& outcome,
                   const SecretRedactor& redactor) {
   error.message = redactor.redact(std::move(error.message));
   if (outcome.shaper && outcome.door != nullptr && !error.param.empty()) {
@@ -54,7 +54,7 @@ void record_outcome(Outcome& outcome, http::ServerCall& call, usage::UsageWriter
   note.alias = row.alias;
   note.provider = row.provider;
   if (!row.error_code.empty()) note.error_code = row.error_code;  // a stream's error is not a send_error
-  metrics::observe_outcome(outcome.metrics, outcome);
+  observe_outcome(outcome.metrics, outcome);
   usage.enqueue(std::move(row));
 }
 

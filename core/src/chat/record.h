@@ -12,7 +12,7 @@ namespace modelgw::chat {
 // Starts the outcome of a call: who, when, which request.
 void open_outcome(Outcome& outcome, const http::ServerCall& call, const auth::Principal& principal);
 // Answers `error` (its message cleared of secrets) and notes its code.
-void answer_error(http::ServerCall& call, http::ApiError error, Outcome& outcome,
+void answer_error(http::ServerCall& call, errors::ApiError error, Outcome& outcome,
                   const SecretRedactor& redactor);
 // Completes it from the answer sent and enqueues the record (never blocks);
 // notes the model and provider for the call's access-log line.

@@ -5,7 +5,7 @@
 
 namespace modelgw::chat {
 
-bool is_retryable(const http::ApiError& error) {
+bool is_retryable(const errors::ApiError& error) {
   if (!error.retryable) return false;
   return error.status == 429 || error.status == 500 || error.status == 502 || error.status == 503 ||
          error.status == 504;
@@ -18,7 +18,7 @@ std::chrono::milliseconds RetryPolicy::backoff(int attempt, double jitter) const
   return std::chrono::milliseconds(static_cast<long long>(wait + wait * 0.25 * std::clamp(jitter, 0.0, 1.0)));
 }
 
-std::chrono::milliseconds RetryPolicy::wait_after(const http::ApiError& error, int attempt,
+std::chrono::milliseconds RetryPolicy::wait_after(const errors::ApiError& error, int attempt,
                                                   double jitter) const {
   if (error.retry_after_s >= 0) return std::chrono::seconds(error.retry_after_s);
   return backoff(attempt, jitter);

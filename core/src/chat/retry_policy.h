@@ -4,7 +4,7 @@
 #pragma once
 
 #include "config/config.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <chrono>
 
@@ -12,7 +12,7 @@ namespace modelgw::chat {
 
 // Retried: 429, 500, 502, 503, 504 (and connection failures, which the host
 // reports as 502/504), when the failure says the same call may succeed later.
-bool is_retryable(const http::ApiError& error);
+bool is_retryable(const errors::ApiError& error);
 
 class RetryPolicy {
  public:
@@ -25,7 +25,7 @@ class RetryPolicy {
   // `jitter` in [0, 1) picks the point in the 0-25 % jitter range.
   std::chrono::milliseconds backoff(int attempt, double jitter) const;
   // backoff(), or the upstream's Retry-After when the error carries one.
-  std::chrono::milliseconds wait_after(const http::ApiError& error, int attempt, double jitter) const;
+  std::chrono::milliseconds wait_after(const errors::ApiError& error, int attempt, double jitter) const;
 
  private:
   config::RetryConfig config_;

@@ -34,7 +34,7 @@ std::string number_text(double v) {
 struct Unadmitted {
   std::vector<std::string> refused;
   std::vector<std::string> dropped;
-  std::optional<http::ApiError> out_of_range;
+  std::optional<errors::ApiError> out_of_range;
 };
 
 Unadmitted unadmitted_members(const nlohmann::json& doc, const catalog::ModelRoute& route) {
@@ -47,11 +47,11 @@ Unadmitted unadmitted_members(const nlohmann::json& doc, const catalog::ModelRou
         const double v = value.get<double>();
         const auto [lo, hi] = range->second;
         if (v < lo || v > hi) {
-          out.out_of_range =
-              http::ApiError{400, "invalid_parameter",
-                             "model '" + route.entry.alias + "' takes '" + key + "' from " + number_text(lo) +
-                                 " to " + number_text(hi) + "; send a value in that range",
-                             key};
+          out.out_of_range = errors::ApiError{400, "invalid_parameter",
+                                              "model '" + route.entry.alias + "' takes '" + key + "' from " +
+                                                  number_text(lo) + " to " + number_text(hi) +
+                                                  "; send a value in that range",
+                                              key};
         }
       }
       continue;
@@ -67,10 +67,10 @@ Unadmitted unadmitted_members(const nlohmann::json& doc, const catalog::ModelRou
 
 // The name comes from the client: quoted as a bounded excerpt, in the message
 // and in `param` alike, so a 4 MB member name does not make a 4 MB answer.
-http::ApiError unsupported_error(const std::string& name, const catalog::ModelRoute& route) {
+errors::ApiError unsupported_error(const std::string& name, const catalog::ModelRoute& route) {
   const bool known = catalog::is_known_parameter(name);
-  std::string param = http::input_excerpt(name, 128);
-  return http::ApiError{
+  std::string param = errors::input_excerpt(name, 128);
+  return errors::ApiError{
       422, "unsupported_parameter",
       (known ? "model '" + route.entry.alias + "' does not support the parameter '" + param + "'"
              : "'" + param + "' is not a chat completion parameter the gateway knows") +
@@ -186,12 +186,12 @@ Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, c
             how += " + " + grouped(output) +
                    (client_set ? " max_tokens" : " output tokens (the model's default)");
           }
-          routing.refusal =
-              http::ApiError{422, "context_length_exceeded",
-                             "this request needs " + grouped(needed) + " tokens (" + how + ") but model '" +
-                                 entry.alias + "' has a context window of " + grouped(entry.context_window) +
-                                 " tokens; shorten the messages" + (client_set ? " or lower max_tokens" : ""),
-                             "messages"};
+          routing.refusal = errors::ApiError{
+              422, "context_length_exceeded",
+              "this request needs " + grouped(needed) + " tokens (" + how + ") but model '" + entry.alias +
+                  "' has a context window of " + grouped(entry.context_window) +
+                  " tokens; shorten the messages" + (client_set ? " or lower max_tokens" : ""),
+              "messages"};
         }
         continue;
       }

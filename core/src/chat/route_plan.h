@@ -5,7 +5,7 @@
 
 #include "catalog/catalog.h"
 #include "chat/chat_request.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <cstdint>
 #include <optional>
@@ -24,8 +24,8 @@ struct RoutePlan {
 };
 
 struct Routing {
-  std::vector<RoutePlan> plans;           // in the order to try them
-  std::optional<http::ApiError> refusal;  // set when no plan is left: the first model's reason
+  std::vector<RoutePlan> plans;             // in the order to try them
+  std::optional<errors::ApiError> refusal;  // set when no plan is left: the first model's reason
 };
 
 // `body` is the request's text, when the caller has it: dropped parameters

@@ -9,20 +9,6 @@
 
 namespace modelgw::chat {
 
-std::optional<http::ApiError> check_feature(std::string_view feature) {
-  const bool ok =
-      !feature.empty() && feature.size() <= 64 && std::all_of(feature.begin(), feature.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-               c == '_' || c == ':' || c == '-';
-      });
-  if (ok) return std::nullopt;
-  return http::bad_request("invalid_parameter",
-                           "the X-Feature header must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', ':' "
-                           "and '-' (got " +
-                               std::to_string(feature.size()) + " bytes)",
-                           "X-Feature");
-}
-
 budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request,
                                    std::int64_t default_output_cap) {
   budget::SpendRequest out;

@@ -15,9 +15,6 @@
 
 namespace modelgw::chat {
 
-// X-Feature: 1 to 64 of A-Z a-z 0-9 . _ : - ; an error naming the header otherwise.
-std::optional<http::ApiError> check_feature(std::string_view feature);
-
 // The hold's inputs for this route: the most prompt tokens any of its models
 // may count (a model without a public tokenizer: tokenizer::bound_chat_prompt,
 // an upper bound, never the low estimate the context check uses), the

@@ -44,8 +44,8 @@ void SseRelay::relay_chunk(std::string_view json) {
     if (!shaper_->chunk(json, call_.request_id(), frame_)) {
       logging::for_request(call_.request_id())
           .error("provider plugin emitted a chunk that is not a JSON object");
-      fail(
-          http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
+      fail(errors::ApiError{
+          502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
       return;
     }
     generated_bytes_ += generated_text_bytes(json);
@@ -58,7 +58,8 @@ void SseRelay::relay_chunk(std::string_view json) {
   if (!http::append_with_request_id(frame_, json, call_.request_id())) {
     logging::for_request(call_.request_id())
         .error("provider plugin emitted a chunk that is not a JSON object");
-    fail(http::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
+    fail(
+        errors::ApiError{502, "provider_failed", "the provider plugin produced an invalid stream event", {}});
     return;
   }
   frame_.append("\n\n");
@@ -83,12 +84,12 @@ void SseRelay::on_body(void* self, mgw_str /*json*/) noexcept {
   // A stream hook must emit chunks; a whole body here is a plugin bug.
   auto* r = static_cast<SseRelay*>(self);
   r->state_.guard.run([&] {
-    r->fail(http::ApiError{
+    r->fail(errors::ApiError{
         502, "provider_failed", "the provider plugin answered a stream with a whole body", {}});
   });
 }
 
-void SseRelay::fail(const http::ApiError& error) {
+void SseRelay::fail(const errors::ApiError& error) {
   if (error_ || done_) return;
   error_ = error;
   error_->message = redactor_.redact(std::move(error_->message));
@@ -98,7 +99,7 @@ void SseRelay::fail(const http::ApiError& error) {
     shaper_->fail(*error_, call_.request_id(), frame_);
   } else {
     frame_.assign("data: ");
-    frame_.append(http::error_envelope(*error_, call_.request_id()));
+    frame_.append(errors::error_envelope(*error_, call_.request_id()));
     frame_.append("\n\n");
   }
   call_.append_chunk(frame_);

@@ -32,7 +32,7 @@ class SseRelay {
   // Reports a failure. After the head: one final `data: {"error": ...}`
   // event (and the stream ends without [DONE]). Before it: nothing is sent;
   // the caller may retry, fall back, or answer error() as JSON.
-  void fail(const http::ApiError& error);
+  void fail(const errors::ApiError& error);
   // Ends a successful stream with `data: [DONE]`.
   void finish();
 
@@ -44,7 +44,7 @@ class SseRelay {
 
   bool head_sent() const { return head_sent_; }
   bool failed() const { return error_.has_value(); }
-  const std::optional<http::ApiError>& error() const { return error_; }
+  const std::optional<errors::ApiError>& error() const { return error_; }
   const std::optional<mgw_usage>& usage() const { return usage_; }
   std::int64_t ttft_us() const { return ttft_us_; }
   // Bytes of generated text relayed so far (see generated_text.h).
@@ -66,7 +66,7 @@ class SseRelay {
   mgw_response_sink sink_{};
   SinkState state_;
   std::string frame_;  // reused for every event
-  std::optional<http::ApiError> error_;
+  std::optional<errors::ApiError> error_;
   std::optional<mgw_usage> usage_;
   bool head_sent_ = false;
   bool done_ = false;

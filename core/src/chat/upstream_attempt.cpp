@@ -19,32 +19,33 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-http::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const std::string& provider) {
-  http::ApiError e;
+errors::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const std::string& provider) {
+  errors::ApiError e;
   switch (f.kind()) {
     case upstream::FailureKind::timeout:
-      e = http::ApiError{504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
+      e = errors::ApiError{504, "provider_timeout", "the upstream provider '" + provider + "' timed out", {}};
       break;
     case upstream::FailureKind::connect:
-      e = http::ApiError{
+      e = errors::ApiError{
           502, "provider_failed", "the upstream provider '" + provider + "' could not be reached", {}};
       break;
     case upstream::FailureKind::busy:
-      e = http::ApiError{503,
-                         "provider_busy",
-                         "every connection to the upstream provider '" + provider + "' is busy; retry later",
-                         {}};
+      e = errors::ApiError{
+          503,
+          "provider_busy",
+          "every connection to the upstream provider '" + provider + "' is busy; retry later",
+          {}};
       break;
     case upstream::FailureKind::too_large:
-      return http::ApiError{502,
-                            "provider_failed",
-                            "the upstream provider '" + provider + "' sent a response larger than allowed",
-                            {}};
+      return errors::ApiError{502,
+                              "provider_failed",
+                              "the upstream provider '" + provider + "' sent a response larger than allowed",
+                              {}};
       // not retryable: the same call would be as large again
     case upstream::FailureKind::io:
     case upstream::FailureKind::cancelled:
     default:
-      e = http::ApiError{
+      e = errors::ApiError{
           502, "provider_failed", "the connection to the upstream provider '" + provider + "' failed", {}};
       break;
   }
@@ -53,18 +54,18 @@ http::ApiError from_upstream_failure(const upstream::UpstreamFailure& f, const s
 }
 
 // The call outlasted server.shutdown_grace_ms while the gateway stopped.
-http::ApiError shutting_down() {
-  return http::ApiError{503,
-                        "shutting_down",
-                        "the gateway shut down before the answer was complete; retry on another instance",
-                        {},
-                        1,
-                        true};
+errors::ApiError shutting_down() {
+  return errors::ApiError{503,
+                          "shutting_down",
+                          "the gateway shut down before the answer was complete; retry on another instance",
+                          {},
+                          1,
+                          true};
 }
 
-http::ApiError plugin_failure(const std::string& provider, const char* hook, mgw_status status) {
+errors::ApiError plugin_failure(const std::string& provider, const char* hook, mgw_status status) {
   spdlog::error("provider '{}': {} returned status {} without an error", provider, hook, status);
-  return http::internal_error("the provider plugin for '" + provider + "' failed; report the request_id");
+  return errors::internal_error("the provider plugin for '" + provider + "' failed; report the request_id");
 }
 
 // After a stream hook: a plugin that broke the ABI, or a sink the host failed
@@ -151,10 +152,10 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
     auto shaped = a.outcome.shaper->whole(got.body, a.call.request_id());
     if (!shaped) {
       answer_error(a.call,
-                   http::ApiError{502,
-                                  "provider_failed",
-                                  "the provider plugin produced a body that is not a chat completion",
-                                  {}},
+                   errors::ApiError{502,
+                                    "provider_failed",
+                                    "the provider plugin produced a body that is not a chat completion",
+                                    {}},
                    a.outcome, a.redactor);
       co_return Attempt{};
     }
@@ -164,7 +165,7 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
   }
   if (!http::append_with_request_id(out, got.body, a.call.request_id())) {
     answer_error(a.call,
-                 http::ApiError{
+                 errors::ApiError{
                      502, "provider_failed", "the provider plugin produced a body that is not an object", {}},
                  a.outcome, a.redactor);
     co_return Attempt{};
@@ -224,11 +225,11 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
     if (!bounds.feed(piece)) {
       logging::for_request(a.call.request_id())
           .warn("provider '{}' sent an event stream {} over its bound", pcfg.name, bounds.passed());
-      relay.fail(http::ApiError{502,
-                                "provider_failed",
-                                "the upstream provider '" + pcfg.name + "' sent a stream " + bounds.passed() +
-                                    " longer than allowed",
-                                {}});
+      relay.fail(errors::ApiError{502,
+                                  "provider_failed",
+                                  "the upstream provider '" + pcfg.name + "' sent a stream " +
+                                      bounds.passed() + " longer than allowed",
+                                  {}});
       up.abort();
       break;
     }
@@ -304,7 +305,7 @@ net::Task<Attempt> attempt_once(AttemptContext& a, const mgw_call_context& ctx,
 
 }  // namespace
 
-net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiError& last_error) {
+net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiError& last_error) {
   const catalog::ModelRoute& route = *a.plan.route;
   a.body = body;
   ++a.outcome.models;

@@ -31,6 +31,6 @@ struct AttemptContext {
 // True when the call is settled (answered, or the client left); false when
 // the next model of the route should be tried, with the retryable failure in
 // `last_error`.
-net::Task<bool> try_model(AttemptContext& a, std::string_view body, http::ApiError& last_error);
+net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiError& last_error);
 
 }  // namespace modelgw::chat

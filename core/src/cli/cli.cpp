@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include "admin/admin_service.h"
+#include "app/config_loader.h"
 #include "app/gateway.h"
 #include "audit/audit_anchors.h"
 #include "audit/audit_key.h"
@@ -11,7 +12,6 @@
 #include "cli/arguments.h"
 #include "cli/pid_file.h"
 #include "cli/reload_command.h"
-#include "config/config_loader.h"
 #include "logging/logging.h"
 #include "plugins/pii_mode.h"
 #include "plugins/plugin_error.h"

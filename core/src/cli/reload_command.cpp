@@ -1,7 +1,7 @@
 #include "cli/reload_command.h"
 
+#include "app/config_loader.h"
 #include "cli/pid_file.h"
-#include "config/config_loader.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,7 +1,7 @@
 #include "http/connection.h"
 
+#include "errors/api_error.h"
 #include "http/access_line.h"
-#include "http/api_error.h"
 #include "http/connection_hub.h"
 #include "http/request_id.h"
 
@@ -207,7 +207,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   } catch (...) {
     logging::for_request(call.request_id()).error("request failed in the gateway");
   }
-  if (!call.answered()) call.send_error(internal_error());
+  if (!call.answered()) call.send_error(errors::internal_error());
   const bool delivered = !call.client_gone() && co_await call.flush();
   in_handler_ = false;
   hangup_ = nullptr;
@@ -255,7 +255,7 @@ net::Task<Connection::Outcome> Connection::refuse(Refusal refusal, std::string m
   nothing.target = std::move(path);
   ServerCall call(std::move(nothing), request_id, *this, none, socket_.get_executor());
   call.close_after();  // where the next request would start is unknown
-  call.send_error(ApiError{refusal.status, refusal.code, refusal.message, {}, refusal.retry_after_s});
+  call.send_error(errors::ApiError{refusal.status, refusal.code, refusal.message, {}, refusal.retry_after_s});
   const bool delivered = co_await call.flush();
   log_access(call, delivered);  // and every request refused before one
   co_return Outcome::linger;

@@ -1,7 +1,7 @@
 #include "http/listener.h"
 
 #include "capacity/capacity_warnings.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "http/connection.h"
 #include "http/connection_hub.h"
 #include "http/http_date.h"
@@ -64,8 +64,8 @@ net::Task<void> answer_busy(tcp::socket accepted, std::shared_ptr<std::atomic<in
           std::to_string(body.size()) + "\r\nX-Request-Id: " + request_id + "\r\nConnection: close\r\n\r\n" +
           body;
   } else {
-    const std::string body = error_envelope(
-        ApiError{
+    const std::string body = errors::error_envelope(
+        errors::ApiError{
             503, "server_busy", "the gateway has all the connections it accepts open; retry shortly", {}, 1},
         request_id);
     out = std::string("HTTP/1.1 503 Service Unavailable\r\nDate: ") + std::string(http_date_now()) +

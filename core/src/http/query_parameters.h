@@ -3,7 +3,7 @@
 // 400 naming it rather than a guess at what was meant.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <string>
 #include <string_view>
@@ -17,6 +17,6 @@ using QueryParameters = std::vector<std::pair<std::string, std::string>>;
 
 // The parameters in order, percent-decoded; 400 invalid_parameter when the
 // string is not valid URI syntax or a name repeats.
-std::variant<QueryParameters, ApiError> strict_query_parameters(std::string_view query);
+std::variant<QueryParameters, errors::ApiError> strict_query_parameters(std::string_view query);
 
 }  // namespace modelgw::http

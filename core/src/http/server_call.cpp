@@ -128,14 +128,14 @@ void ServerCall::send_object(int status, std::string_view object) {
   send_json(status, body);
 }
 
-void ServerCall::send_error(const ApiError& error) {
+void ServerCall::send_error(const errors::ApiError& error) {
   if (answered()) return;
   if (error.retry_after_s >= 0) set_header("Retry-After", std::to_string(error.retry_after_s));
   // After a refused body (413) the rest of it is unread: where the next
   // request would start is unknown.
   if (error.status == 413 || request_.body_too_large) close_after();
   access_note_.error_code = error.code;
-  send_json(error.status, error_envelope(error, request_id_));
+  send_json(error.status, errors::error_envelope(error, request_id_));
 }
 
 void ServerCall::start_event_stream() {

@@ -7,7 +7,7 @@
 // waits for it (the loop does not touch the call meanwhile).
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "http/request_id.h"
 #include "net/asio.h"
 #include "net/cancel_signal.h"
@@ -135,7 +135,7 @@ class ServerCall {
   void send_object(int status, std::string_view object);
   // The error envelope (with Retry-After when the error has one; 413 and
   // request-framing errors close the connection).
-  void send_error(const ApiError& error);
+  void send_error(const errors::ApiError& error);
 
   // An event stream: a 200 head with chunked encoding and SSE headers...
   void start_event_stream();

@@ -9,7 +9,7 @@
 // calls (outside the lock) after each change.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "http/server_call.h"
 #include "idempotency/stored_response.h"
 
@@ -34,8 +34,8 @@ class Flight : public http::ResponseTap {
   };
   // What storage said when the key was not this process's to take.
   struct Resolution {
-    std::optional<StoredResponse> replay;  // a kept answer
-    std::optional<http::ApiError> error;   // or a refusal (reused key, in progress elsewhere, ...)
+    std::optional<StoredResponse> replay;   // a kept answer
+    std::optional<errors::ApiError> error;  // or a refusal (reused key, in progress elsewhere, ...)
   };
   // What a follower has not seen yet.
   struct View {

@@ -13,8 +13,8 @@ namespace {
 
 using util::iequals;
 
-http::ApiError bad_key(std::string message) {
-  return http::bad_request("invalid_parameter", std::move(message), "Idempotency-Key");
+errors::ApiError bad_key(std::string message) {
+  return errors::bad_request("invalid_parameter", std::move(message), "Idempotency-Key");
 }
 
 // The JSON text of `v` with members sorted (nlohmann::json keeps them so) and
@@ -63,7 +63,7 @@ void append_canonical(const nlohmann::json& v, std::string& out) {
 
 }  // namespace
 
-std::variant<std::monostate, std::string, http::ApiError> read_key(const http::Request& request) {
+std::variant<std::monostate, std::string, errors::ApiError> read_key(const http::Request& request) {
   const http::Field* found = nullptr;
   for (const http::Field& f : request.fields) {
     if (!iequals(f.name, "Idempotency-Key")) continue;

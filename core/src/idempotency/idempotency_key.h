@@ -2,7 +2,7 @@
 // request it was sent with: the same key with another request is refused.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "http/server_call.h"
 
 #include <nlohmann/json.hpp>
@@ -19,7 +19,7 @@ inline constexpr std::size_t kMaxKeyBytes = 255;
 // The key; std::monostate when none was sent; 400 invalid_parameter (param
 // Idempotency-Key) when it is empty, longer than 255 bytes, holds anything
 // but printable ASCII, or the header was sent more than once.
-std::variant<std::monostate, std::string, http::ApiError> read_key(const http::Request& request);
+std::variant<std::monostate, std::string, errors::ApiError> read_key(const http::Request& request);
 
 // Lowercase hex SHA-256 of the request as it asks for work: the body's JSON
 // serialised canonically (members sorted, no insignificant whitespace, so a

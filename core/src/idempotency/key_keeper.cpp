@@ -19,15 +19,16 @@ constexpr int kMaxRounds = 8;
 constexpr std::int64_t kPurgeBatch = 1000;
 constexpr int kMaxPurgeBatches = 100;
 
-http::ApiError key_reused() {
-  return http::ApiError{422, "idempotency_key_reused",
-                        "this Idempotency-Key was already used with a different request (body, X-Feature or "
-                        "named prompt); send a new key for a new request",
-                        "Idempotency-Key"};
+errors::ApiError key_reused() {
+  return errors::ApiError{
+      422, "idempotency_key_reused",
+      "this Idempotency-Key was already used with a different request (body, X-Feature or "
+      "named prompt); send a new key for a new request",
+      "Idempotency-Key"};
 }
 
-http::ApiError in_progress() {
-  http::ApiError e{
+errors::ApiError in_progress() {
+  errors::ApiError e{
       409, "idempotency_request_in_progress",
       "a request with this Idempotency-Key is still being served; retry shortly to get its answer",
       "Idempotency-Key", 1};
@@ -35,8 +36,8 @@ http::ApiError in_progress() {
   return e;
 }
 
-http::ApiError not_kept(const std::string& request_id) {
-  return http::ApiError{
+errors::ApiError not_kept(const std::string& request_id) {
+  return errors::ApiError{
       409, "idempotency_response_not_kept",
       "the request first sent with this Idempotency-Key (request_id " + request_id +
           ") was served and charged once, but its answer was larger than this gateway keeps "
@@ -44,8 +45,8 @@ http::ApiError not_kept(const std::string& request_id) {
       "Idempotency-Key"};
 }
 
-http::ApiError unavailable() {
-  http::ApiError e{
+errors::ApiError unavailable() {
+  errors::ApiError e{
       503,
       "idempotency_unavailable",
       "the gateway cannot check this Idempotency-Key right now (its store refused); nothing was sent "
@@ -86,7 +87,7 @@ net::Task<KeyKeeper::Step> KeyKeeper::begin(http::ServerCall& call, std::int64_t
     if (flight->digest() != digest) {
       co_return Step{nullptr, false, key_reused()};
     }
-    std::optional<http::ApiError> refusal;
+    std::optional<errors::ApiError> refusal;
     const Followed followed = co_await follow(call, *flight, deadline, refusal);
     switch (followed) {
       case Followed::refused:
@@ -150,8 +151,8 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
         logging::for_request(call.request_id())
             .error("idempotency: the answer kept for this key cannot be read");
         co_return settle(
-            {std::nullopt, http::internal_error("the answer kept for this Idempotency-Key cannot be "
-                                                "read; report the request_id")});
+            {std::nullopt, errors::internal_error("the answer kept for this Idempotency-Key cannot be "
+                                                  "read; report the request_id")});
       }
       co_return settle({std::move(stored), std::nullopt});
     }
@@ -166,7 +167,7 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
 
 net::Task<KeyKeeper::Followed> KeyKeeper::follow(http::ServerCall& call, Flight& flight,
                                                  Clock::time_point deadline,
-                                                 std::optional<http::ApiError>& refusal) {
+                                                 std::optional<errors::ApiError>& refusal) {
   auto timer = std::make_shared<net::asio::steady_timer>(call.executor());
   const std::uint64_t waker =
       flight.add_waker([timer, ex = call.executor()] { net::asio::post(ex, [timer] { timer->cancel(); }); });

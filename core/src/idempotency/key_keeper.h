@@ -49,7 +49,7 @@ class KeyKeeper {
     // no provider call, no usage record, no charge.
     bool answered = false;
     // Or refused: answer this (422 reused key, 409 in progress, 503...).
-    std::optional<http::ApiError> refusal;
+    std::optional<errors::ApiError> refusal;
     // Or the client left while waiting for the first: nothing to answer.
     bool client_left = false;
   };
@@ -68,7 +68,7 @@ class KeyKeeper {
 
   net::Task<Step> claim(http::ServerCall& call, std::shared_ptr<Flight> flight, Clock::time_point deadline);
   net::Task<Followed> follow(http::ServerCall& call, Flight& flight, Clock::time_point deadline,
-                             std::optional<http::ApiError>& refusal);
+                             std::optional<errors::ApiError>& refusal);
   void forget(const Flight& flight);  // drops the map's entry when it is `flight`
   static std::int64_t now_unix_ms();
 

@@ -151,11 +151,11 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
       recorded = recorded || d.counts[i] != 0;
     }
     if (d.rejected) {
-      verdict.rejection = http::ApiError{422, "pii_detected",
-                                         path + " contains " + blocked_categories(d, findings) +
-                                             ", which this tenant's PII policy does not allow to be sent; "
-                                             "remove it and send the request again",
-                                         path};
+      verdict.rejection = errors::ApiError{422, "pii_detected",
+                                           path + " contains " + blocked_categories(d, findings) +
+                                               ", which this tenant's PII policy does not allow to be sent; "
+                                               "remove it and send the request again",
+                                           path};
       return;
     }
     if (d.replacement) {

@@ -4,7 +4,7 @@
 // recording what it saw. Only categories and counts leave this step; values never do.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "pii/detector.h"
 #include "pii/policy.h"
 #include "plugins/pii_mode.h"
@@ -30,7 +30,7 @@ struct Verdict {
   // Each replaced string: its path (member names and array indexes from the
   // root) and its new text, so the body can be edited where it is written.
   std::vector<std::pair<std::vector<std::variant<std::string, std::size_t>>, std::string>> replacements;
-  std::optional<http::ApiError> rejection;  // 422 pii_detected
+  std::optional<errors::ApiError> rejection;  // 422 pii_detected
 
   bool any() const { return !action.empty(); }
   // {"email":2,"payment_card":1}; empty when nothing was recorded.

@@ -29,12 +29,12 @@ bool storage_unreachable(const std::exception& failure) {
   return storage != nullptr && storage->status() == MGW_UNAVAILABLE;
 }
 
-http::ApiError storage_failure_error(const std::exception& failure) {
+errors::ApiError storage_failure_error(const std::exception& failure) {
   if (!storage_unreachable(failure)) {
-    return http::internal_error(
+    return errors::internal_error(
         "the gateway's storage failed; retry, and report the request_id if it persists");
   }
-  http::ApiError error{
+  errors::ApiError error{
       503, "storage_unavailable", "the gateway cannot reach its database right now; retry in a moment", {}};
   error.retry_after_s = 1;
   error.retryable = true;

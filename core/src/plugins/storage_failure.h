@@ -4,7 +4,7 @@
 // and tries again while the database restarts; 500 for anything else.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <modelgw/plugin.h>
 
@@ -13,7 +13,7 @@
 
 namespace modelgw::plugins {
 
-http::ApiError storage_failure_error(const std::exception& failure);
+errors::ApiError storage_failure_error(const std::exception& failure);
 
 // Whether the failure is the backend being unreachable (MGW_UNAVAILABLE).
 bool storage_unreachable(const std::exception& failure);

@@ -9,8 +9,8 @@
 namespace modelgw::prompts {
 namespace {
 
-using http::ApiError;
-using http::bad_request;
+using errors::ApiError;
+using errors::bad_request;
 
 struct PromptRef {
   std::string name;
@@ -51,7 +51,7 @@ std::variant<PromptRef, ApiError> parse_ref(const nlohmann::json& prompt) {
   PromptRef ref;
   for (const auto& [key, value] : prompt.items()) {
     if (key != "name" && key != "id" && key != "version" && key != "variables") {
-      const std::string param = "prompt." + http::input_excerpt(key);
+      const std::string param = "prompt." + errors::input_excerpt(key);
       return bad_request("invalid_parameter",
                          "'" + param + "' is not a known member; use name, version and variables", param);
     }
@@ -89,7 +89,7 @@ std::variant<PromptRef, ApiError> parse_ref(const nlohmann::json& prompt) {
     for (const auto& [name, value] : it->items()) {
       auto text = value_text(value);
       if (!text) {
-        const std::string param = "prompt.variables." + http::input_excerpt(name);
+        const std::string param = "prompt.variables." + errors::input_excerpt(name);
         return bad_request("invalid_parameter", "'" + param + "' must be a string, number or boolean", param);
       }
       ref.values.emplace(name, std::move(*text));
@@ -114,15 +114,15 @@ std::variant<Expansion, ApiError> expand_prompt(nlohmann::json body, std::int64_
   // storage lookup (or a cache entry) for a made-up name.
   auto prompt = is_prompt_name(ref.name) ? store.find(tenant_id, ref.name, ref.version) : nullptr;
   if (!prompt) {
-    const std::string shown = http::input_excerpt(ref.name);
+    const std::string shown = errors::input_excerpt(ref.name);
     if (ref.version != 0 && is_prompt_name(ref.name) && store.find(tenant_id, ref.name, 0)) {
-      return http::not_found("prompt_not_found",
-                             "prompt '" + shown + "' has no version " + std::to_string(ref.version) +
-                                 "; GET /v1/prompts/" + shown + " shows the active one",
-                             "prompt.version");
+      return errors::not_found("prompt_not_found",
+                               "prompt '" + shown + "' has no version " + std::to_string(ref.version) +
+                                   "; GET /v1/prompts/" + shown + " shows the active one",
+                               "prompt.version");
     }
-    return http::not_found("prompt_not_found", "no prompt named '" + shown + "' exists for this tenant",
-                           "prompt.name");
+    return errors::not_found("prompt_not_found", "no prompt named '" + shown + "' exists for this tenant",
+                             "prompt.name");
   }
   auto filled = fill_template(prompt->template_messages, ref.values);
   if (auto* missing = std::get_if<MissingVariable>(&filled)) {

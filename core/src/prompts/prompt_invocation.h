@@ -6,7 +6,7 @@
 // chat body, validated like any other afterwards.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "prompts/prompt_store.h"
 
 #include <nlohmann/json.hpp>
@@ -29,7 +29,7 @@ bool names_prompt(const nlohmann::json& body);
 // Expands `body` (a JSON object with a "prompt" member) for `tenant_id`.
 // Errors: 400 for a malformed prompt object, 404 prompt_not_found, 422
 // prompt_variable_missing with param prompt.variables.NAME.
-std::variant<Expansion, http::ApiError> expand_prompt(nlohmann::json body, std::int64_t tenant_id,
-                                                      PromptStore& store);
+std::variant<Expansion, errors::ApiError> expand_prompt(nlohmann::json body, std::int64_t tenant_id,
+                                                        PromptStore& store);
 
 }  // namespace modelgw::prompts

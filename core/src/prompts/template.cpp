@@ -1,6 +1,6 @@
 #include "prompts/template.h"
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <algorithm>
 #include <array>
@@ -36,7 +36,7 @@ std::optional<std::string> scan(std::string_view text, Literal&& literal, Variab
     while (!inner.empty() && is_space(inner.front())) inner.remove_prefix(1);
     while (!inner.empty() && is_space(inner.back())) inner.remove_suffix(1);
     if (!is_variable_name(inner)) {
-      const std::string shown = http::input_excerpt(text.substr(open, close + 2 - open), 80);
+      const std::string shown = errors::input_excerpt(text.substr(open, close + 2 - open), 80);
       return "'" + shown + "' at character " + std::to_string(open) +
              " is not a valid placeholder: write {{name}} with a name of letters, digits and '_' "
              "that does not start with a digit (at most 64 characters)";

@@ -228,7 +228,7 @@ void ResponseEventWriter::finish(const std::optional<StreamUsage>& usage, std::s
   event(type, json{{"response", std::move(r)}}, out);
 }
 
-void ResponseEventWriter::fail(const http::ApiError& error, std::string& out) {
+void ResponseEventWriter::fail(const errors::ApiError& error, std::string& out) {
   if (ended_) return;
   start(out);
   ended_ = true;

@@ -11,7 +11,7 @@
 //   followed by an `error` event in the spec's envelope.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -37,7 +37,7 @@ class ResponseEventWriter {
   // The provider's stream ended; `usage` when it reported one.
   void finish(const std::optional<StreamUsage>& usage, std::string& out);
   // The stream failed after it began.
-  void fail(const http::ApiError& error, std::string& out);
+  void fail(const errors::ApiError& error, std::string& out);
   // The response finish() ends the stream with (every item completed), for
   // whoever keeps it before it is sent.
   nlohmann::json final_response(const std::optional<StreamUsage>& usage) const;

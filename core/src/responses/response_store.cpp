@@ -15,13 +15,13 @@ namespace {
 constexpr std::int64_t kPurgeBatch = 1000;
 constexpr int kMaxPurgeBatches = 100;
 
-http::ApiError not_kept(const std::string& id, bool first) {
-  return http::bad_request(
+errors::ApiError not_kept(const std::string& id, bool first) {
+  return errors::bad_request(
       "previous_response_not_found",
-      first ? "previous response '" + http::input_excerpt(id) +
+      first ? "previous response '" + errors::input_excerpt(id) +
                   "' is not kept: it was never stored (store: false), expired, was deleted, "
                   "or belongs to another tenant"
-            : "a turn before the previous response ('" + http::input_excerpt(id) +
+            : "a turn before the previous response ('" + errors::input_excerpt(id) +
                   "') is no longer kept; start the conversation again with its items in input",
       "previous_response_id");
 }
@@ -73,10 +73,10 @@ void ResponseStore::start() {
   });
 }
 
-net::Task<std::variant<nlohmann::json, http::ApiError>> ResponseStore::conversation(std::int64_t tenant_id,
-                                                                                    std::string id) {
+net::Task<std::variant<nlohmann::json, errors::ApiError>> ResponseStore::conversation(std::int64_t tenant_id,
+                                                                                      std::string id) {
   const int max_turns = config_.max_turns;
-  co_return co_await net::offload(blocking_, [&]() -> std::variant<nlohmann::json, http::ApiError> {
+  co_return co_await net::offload(blocking_, [&]() -> std::variant<nlohmann::json, errors::ApiError> {
     // Newest first, by each turn's previous_id; bounded in turns, and a
     // chain that loops back (a store edited by hand) ends at the repeat.
     std::vector<plugins::StoredResponse> turns;
@@ -84,11 +84,11 @@ net::Task<std::variant<nlohmann::json, http::ApiError>> ResponseStore::conversat
     std::string next = id;
     while (!next.empty() && !seen.count(next)) {
       if (static_cast<int>(turns.size()) >= max_turns) {
-        return http::ApiError{422, "conversation_too_long",
-                              "the conversation before '" + http::input_excerpt(id) + "' has more than " +
-                                  std::to_string(max_turns) +
-                                  " turns (responses.max_turns); start again with its items in input",
-                              "previous_response_id"};
+        return errors::ApiError{422, "conversation_too_long",
+                                "the conversation before '" + errors::input_excerpt(id) + "' has more than " +
+                                    std::to_string(max_turns) +
+                                    " turns (responses.max_turns); start again with its items in input",
+                                "previous_response_id"};
       }
       auto turn = storage_.response_get(tenant_id, next, now_unix_ms());
       if (!turn) return not_kept(next, turns.empty());

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "config/config.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "net/blocking_pool.h"
 #include "plugins/storage.h"
 #include "util/periodic_thread.h"
@@ -34,8 +34,8 @@ class ResponseStore {
   // The chat messages of the conversation that ends with the tenant's
   // response `id` (each turn's input, then its output), oldest first; or a
   // 400 naming previous_response_id when it, or a turn before it, is not kept.
-  net::Task<std::variant<nlohmann::json, http::ApiError>> conversation(std::int64_t tenant_id,
-                                                                       std::string id);
+  net::Task<std::variant<nlohmann::json, errors::ApiError>> conversation(std::int64_t tenant_id,
+                                                                         std::string id);
   // Keeps one answered turn; false (logged) when the store refused it.
   net::Task<bool> keep(plugins::StoredResponse record);
 

@@ -36,7 +36,7 @@ class Shaper final : public chat::AnswerShaper {
               std::string& out) override {
     writer().finish(counted(usage), out);
   }
-  void fail(const http::ApiError& error, std::string_view /*request_id*/, std::string& out) override {
+  void fail(const errors::ApiError& error, std::string_view /*request_id*/, std::string& out) override {
     writer().fail(error, out);
   }
 
@@ -99,10 +99,10 @@ class Shaper final : public chat::AnswerShaper {
 
 }  // namespace
 
-net::Task<std::variant<chat::DoorRequest, http::ApiError>> ResponsesDoor::open(
+net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open(
     nlohmann::json body, std::int64_t tenant_id, std::string_view request_id) const {
   auto translated = translate_request(std::move(body), TranslateOptions{store_ != nullptr});
-  if (auto* err = std::get_if<http::ApiError>(&translated)) co_return std::move(*err);
+  if (auto* err = std::get_if<errors::ApiError>(&translated)) co_return std::move(*err);
   auto& t = std::get<TranslatedRequest>(translated);
   const std::size_t first_own = t.has_instructions ? 1 : 0;
   std::size_t history_size = 0;
@@ -110,7 +110,7 @@ net::Task<std::variant<chat::DoorRequest, http::ApiError>> ResponsesDoor::open(
     // The conversation so far goes between the instructions (which are this
     // request's alone, as OpenAI's are) and this turn's input.
     auto history = co_await store_->conversation(tenant_id, t.previous_response_id);
-    if (auto* err = std::get_if<http::ApiError>(&history)) co_return std::move(*err);
+    if (auto* err = std::get_if<errors::ApiError>(&history)) co_return std::move(*err);
     auto& earlier = std::get<nlohmann::json>(history);
     history_size = earlier.size();
     auto& messages = t.chat["messages"];

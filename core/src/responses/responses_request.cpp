@@ -13,16 +13,16 @@ using nlohmann::json;
 
 // A refusal raised anywhere in the walk and answered once, at the top.
 struct Refused {
-  http::ApiError error;
+  errors::ApiError error;
 };
 
 [[noreturn]] void refuse(std::string code, std::string message, std::string param) {
-  throw Refused{http::bad_request(std::move(code), std::move(message), std::move(param))};
+  throw Refused{errors::bad_request(std::move(code), std::move(message), std::move(param))};
 }
 
 // A parameter this gateway knows but cannot serve on the chat chain.
 [[noreturn]] void unsupported(std::string message, std::string param) {
-  throw Refused{http::ApiError{422, "unsupported_parameter", std::move(message), std::move(param)}};
+  throw Refused{errors::ApiError{422, "unsupported_parameter", std::move(message), std::move(param)}};
 }
 
 std::string type_name(const json& v) {
@@ -121,7 +121,7 @@ json content_part(const json& part, const std::string& at, bool assistant) {
     return json{{"type", "file"}, {"file", std::move(file)}};
   }
   refuse("invalid_parameter",
-         "'" + at + ".type' is '" + http::input_excerpt(t) + "'; " +
+         "'" + at + ".type' is '" + errors::input_excerpt(t) + "'; " +
              (assistant ? "an assistant message holds output_text or refusal parts"
                         : "input messages hold input_text, input_image or input_file parts"),
          at + ".type");
@@ -133,10 +133,10 @@ json message(const json& item, const std::string& at) {
   if (role_it == item.end()) refuse("missing_required_field", "'" + at + ".role' is required", at + ".role");
   const std::string& role = string_at(*role_it, at + ".role");
   if (role != "user" && role != "system" && role != "developer" && role != "assistant") {
-    refuse(
-        "invalid_parameter",
-        "'" + at + ".role' is '" + http::input_excerpt(role) + "'; use user, system, developer or assistant",
-        at + ".role");
+    refuse("invalid_parameter",
+           "'" + at + ".role' is '" + errors::input_excerpt(role) +
+               "'; use user, system, developer or assistant",
+           at + ".role");
   }
   const auto content = item.find("content");
   if (content == item.end())
@@ -234,7 +234,7 @@ void add_input(const json& input, json& messages) {
       unsupported("item_reference is not served: send the item itself", at + ".type");
     } else {
       unsupported(
-          "'" + at + ".type' is '" + http::input_excerpt(type) +
+          "'" + at + ".type' is '" + errors::input_excerpt(type) +
               "'; this gateway serves message, function_call, function_call_output and reasoning items",
           at + ".type");
     }
@@ -303,7 +303,7 @@ json chat_tools(const json& tools, std::vector<std::string>& dropped) {
       dropped.push_back(t);
     } else {
       unsupported(
-          "'" + at + ".type' is '" + http::input_excerpt(t) +
+          "'" + at + ".type' is '" + errors::input_excerpt(t) +
               "'; this gateway serves tools of type function and namespace (OpenAI's hosted tools are "
               "left out)",
           at + ".type");
@@ -366,8 +366,8 @@ TranslatedRequest translate(json body, TranslateOptions options) {
     bool known = false;
     for (auto k : kKnown) known = known || name == k;
     if (!known) {
-      refuse("unknown_parameter", "unknown parameter '" + http::input_excerpt(name) + "' for /v1/responses",
-             http::input_excerpt(name));
+      refuse("unknown_parameter", "unknown parameter '" + errors::input_excerpt(name) + "' for /v1/responses",
+             errors::input_excerpt(name));
     }
   }
   TranslatedRequest out;
@@ -542,8 +542,8 @@ TranslatedRequest translate(json body, TranslateOptions options) {
 
 }  // namespace
 
-std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body,
-                                                                  TranslateOptions options) {
+std::variant<TranslatedRequest, errors::ApiError> translate_request(nlohmann::json body,
+                                                                    TranslateOptions options) {
   try {
     return translate(std::move(body), options);
   } catch (Refused& r) {

@@ -6,7 +6,7 @@
 // parameter (input[2].content[0].image_url), never the chat one.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,8 +41,8 @@ struct TranslatedRequest {
 // name (OpenAI's function names take [A-Za-z0-9_-]).
 inline constexpr std::string_view kNamespaceSeparator = "__";
 
-std::variant<TranslatedRequest, http::ApiError> translate_request(nlohmann::json body,
-                                                                  TranslateOptions options = {});
+std::variant<TranslatedRequest, errors::ApiError> translate_request(nlohmann::json body,
+                                                                    TranslateOptions options = {});
 
 // The output items of a kept response (messages, function calls; reasoning
 // is dropped) as the chat messages a conversation continues with. Items it

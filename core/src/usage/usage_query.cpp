@@ -1,6 +1,6 @@
 #include "usage/usage_query.h"
 
-#include "chat/spend_step.h"
+#include "budget/feature_name.h"
 #include "http/query_parameters.h"
 #include "usage/usage_cursor.h"
 #include "usage/usage_json.h"
@@ -13,8 +13,8 @@ namespace {
 
 using nlohmann::json;
 
-http::ApiError invalid(const std::string& param, const std::string& message) {
-  return http::bad_request("invalid_parameter", message, param);
+errors::ApiError invalid(const std::string& param, const std::string& message) {
+  return errors::bad_request("invalid_parameter", message, param);
 }
 
 // An operation name: 1 to 32 of a-z and '.', as the gateway names its APIs
@@ -88,13 +88,14 @@ std::optional<std::int64_t> parse_time(std::string_view s) {
   return secs * 1000 + ms;
 }
 
-std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view query, std::int64_t tenant_id) {
+std::variant<UsageRequest, errors::ApiError> parse_usage_query(std::string_view query,
+                                                               std::int64_t tenant_id) {
   UsageRequest out;
   auto& f = out.filter;
   f.tenant_id = tenant_id;
   f.limit = 100;
   auto parsed = http::strict_query_parameters(query);
-  if (auto* err = std::get_if<http::ApiError>(&parsed)) return *err;
+  if (auto* err = std::get_if<errors::ApiError>(&parsed)) return *err;
   const auto& params = std::get<http::QueryParameters>(parsed);
   std::optional<std::string> cursor;
   bool limit_given = false;
@@ -104,7 +105,7 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
       if (!t) {
         return invalid(name, "'" + name +
                                  "' must be an RFC 3339 time (2026-11-24T10:00:00Z) or Unix seconds, not '" +
-                                 http::input_excerpt(value, 40) + "'");
+                                 errors::input_excerpt(value, 40) + "'");
       }
       (name == "from" ? f.from_unix_ms : f.to_unix_ms) = *t;
     } else if (name == "model") {
@@ -112,7 +113,7 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
         return invalid(name, "'model' must be a catalog alias (1 to 128 bytes)");
       f.model = value;
     } else if (name == "feature") {
-      if (chat::check_feature(value)) {
+      if (budget::check_feature(value)) {
         return invalid(name, "'feature' must be 1 to 64 characters of A-Z a-z 0-9 . _ : - (got " +
                                  std::to_string(value.size()) + " bytes)");
       }
@@ -137,8 +138,8 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
     } else if (name == "limit") {
       auto n = integer(value, 6);
       if (!n || *n < 1 || *n > 1000) {
-        return invalid(
-            name, "'limit' must be an integer from 1 to 1000, not '" + http::input_excerpt(value, 24) + "'");
+        return invalid(name, "'limit' must be an integer from 1 to 1000, not '" +
+                                 errors::input_excerpt(value, 24) + "'");
       }
       f.limit = *n;
       limit_given = true;
@@ -149,7 +150,7 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
         return invalid(name,
                        "'operation' must be an API name of 1 to 32 characters a-z and '.' "
                        "(chat.completions, responses), not '" +
-                           http::input_excerpt(value, 40) + "'");
+                           errors::input_excerpt(value, 40) + "'");
       }
       f.operation = value;
     } else if (name == "group_by") {
@@ -159,8 +160,8 @@ std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view qu
       out.group_by = value;
     } else {
       return invalid(
-          http::input_excerpt(name, 32),
-          "'" + http::input_excerpt(name, 32) +
+          errors::input_excerpt(name, 32),
+          "'" + errors::input_excerpt(name, 32) +
               "' is not a parameter of GET /v1/usage (from, to, model, feature, key_id, status, stream, "
               "operation, limit, cursor, group_by)");
     }
@@ -189,7 +190,7 @@ UsageAnswer answer_usage_query(std::string_view query, std::int64_t tenant_id, U
                                std::int64_t /*now_unix_ms*/) {
   UsageAnswer answer;
   auto parsed = parse_usage_query(query, tenant_id);
-  if (auto* err = std::get_if<http::ApiError>(&parsed)) {
+  if (auto* err = std::get_if<errors::ApiError>(&parsed)) {
     answer.error = *err;
     return answer;
   }

@@ -5,7 +5,7 @@
 // blocking pool: it reads storage.
 #pragma once
 
-#include "http/api_error.h"
+#include "errors/api_error.h"
 #include "plugins/storage.h"
 
 #include <cstdint>
@@ -44,7 +44,8 @@ struct UsageRequest {
   plugins::UsageFilter filter;
   std::string group_by;
 };
-std::variant<UsageRequest, http::ApiError> parse_usage_query(std::string_view query, std::int64_t tenant_id);
+std::variant<UsageRequest, errors::ApiError> parse_usage_query(std::string_view query,
+                                                               std::int64_t tenant_id);
 
 // A time parameter: RFC 3339 ("2026-11-24T10:00:00Z", offsets, fractions) or
 // Unix seconds; Unix ms, or nullopt.
@@ -52,7 +53,7 @@ std::optional<std::int64_t> parse_time(std::string_view text);
 
 struct UsageAnswer {
   std::string body;  // JSON without request_id
-  std::optional<http::ApiError> error;
+  std::optional<errors::ApiError> error;
 };
 
 UsageAnswer answer_usage_query(std::string_view query, std::int64_t tenant_id, UsageStore& store,

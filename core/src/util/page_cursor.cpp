@@ -1,6 +1,6 @@
 #include "util/page_cursor.h"
 
-#include "auth/jwt/base64url.h"
+#include "util/base64url.h"
 #include "util/sha256_hex.h"
 
 #include <charconv>
@@ -16,14 +16,13 @@ std::string digest(const std::string& filter, std::int64_t seq) {
 }  // namespace
 
 std::string encode_page_cursor(std::string_view version, const std::string& filter, std::int64_t seq) {
-  return auth::jwt::base64url_encode(std::string(version) + "." + std::to_string(seq) + "." +
-                                     digest(filter, seq));
+  return util::base64url_encode(std::string(version) + "." + std::to_string(seq) + "." + digest(filter, seq));
 }
 
 std::optional<std::int64_t> decode_page_cursor(std::string_view version, const std::string& filter,
                                                std::string_view cursor) {
   if (cursor.empty() || cursor.size() > 128) return std::nullopt;
-  const auto text = auth::jwt::base64url_decode(cursor);
+  const auto text = util::base64url_decode(cursor);
   if (!text || text->size() <= version.size() || text->compare(0, version.size(), version) != 0 ||
       (*text)[version.size()] != '.') {
     return std::nullopt;

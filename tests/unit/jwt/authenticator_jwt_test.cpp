@@ -15,7 +15,7 @@ using modelgw::auth::Principal;
 using modelgw::auth::jwt::KeysetCache;
 using modelgw::auth::jwt::Validator;
 using modelgw::auth::jwt::ValidatorOptions;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 namespace t = modelgw::testing::jwt;
 
 std::shared_ptr<Validator> make_validator(std::shared_ptr<t::Script> script) {

@@ -1,11 +1,11 @@
-#include "auth/jwt/base64url.h"
+#include "util/base64url.h"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using modelgw::auth::jwt::base64url_decode;
-using modelgw::auth::jwt::base64url_encode;
+using modelgw::util::base64url_decode;
+using modelgw::util::base64url_encode;
 
 TEST(Base64Url, RoundTripsEveryLength) {
   std::string bytes;

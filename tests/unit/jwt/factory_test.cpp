@@ -40,7 +40,7 @@ TEST(JwtFactory, ValidatesATokenAgainstAKeysetServedOverHttp) {
   claims["iat"] = now;
   claims["exp"] = now + 300;
   auto r = validator->validate(t::make_token(t::ec256_key(), "ES256", claims));
-  ASSERT_TRUE(std::holds_alternative<VerifiedToken>(r)) << std::get<modelgw::http::ApiError>(r).message;
+  ASSERT_TRUE(std::holds_alternative<VerifiedToken>(r)) << std::get<modelgw::errors::ApiError>(r).message;
   EXPECT_EQ(std::get<VerifiedToken>(r).tenant, "acme");
   EXPECT_EQ(server.requests(), 1);
 }
@@ -53,9 +53,9 @@ TEST(JwtFactory, StartsWhenTheProviderIsDown) {
   ASSERT_NE(validator, nullptr);
   EXPECT_FALSE(validator->prefetch());
   auto r = validator->validate(t::make_token(t::ec256_key(), "ES256", t::good_claims()));
-  ASSERT_TRUE(std::holds_alternative<modelgw::http::ApiError>(r));
-  EXPECT_EQ(std::get<modelgw::http::ApiError>(r).code, "jwks_unavailable");
-  EXPECT_EQ(std::get<modelgw::http::ApiError>(r).message,
+  ASSERT_TRUE(std::holds_alternative<modelgw::errors::ApiError>(r));
+  EXPECT_EQ(std::get<modelgw::errors::ApiError>(r).code, "jwks_unavailable");
+  EXPECT_EQ(std::get<modelgw::errors::ApiError>(r).message,
             "the gateway could not fetch the signing keys from 127.0.0.1; retry shortly");
 }
 

@@ -39,13 +39,13 @@ TEST(Jwk, SkipsKeysItMustNotOrCannotUse) {
   auto no_kid = t::public_jwk(t::ec256_key());
   no_kid.erase("kid");
   auto short_x = t::public_jwk(t::ec256_key());
-  short_x["x"] = modelgw::auth::jwt::base64url_encode(std::string(31, '\x01'));
+  short_x["x"] = modelgw::util::base64url_encode(std::string(31, '\x01'));
   auto off_curve = t::public_jwk(t::ec256_key());
-  off_curve["y"] = modelgw::auth::jwt::base64url_encode(std::string(32, '\x01'));
+  off_curve["y"] = modelgw::util::base64url_encode(std::string(32, '\x01'));
   auto p521 = t::public_jwk(t::ec256_key());
   p521["crv"] = "P-521";
   auto weak = t::public_jwk(t::rsa_key());
-  weak["n"] = modelgw::auth::jwt::base64url_encode(std::string(128, '\xc5'));  // 1024 bits
+  weak["n"] = modelgw::util::base64url_encode(std::string(128, '\xc5'));  // 1024 bits
   auto bad_n = t::public_jwk(t::rsa_key());
   bad_n["n"] = "not base64url!";
   auto even_e = t::public_jwk(t::rsa_key());

@@ -17,7 +17,7 @@ using modelgw::auth::jwt::KeysetUnavailable;
 using modelgw::auth::jwt::Validator;
 using modelgw::auth::jwt::ValidatorOptions;
 using modelgw::auth::jwt::VerifiedToken;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 using namespace std::chrono_literals;
 namespace t = modelgw::testing::jwt;
 

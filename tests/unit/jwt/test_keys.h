@@ -4,8 +4,8 @@
 #pragma once
 
 #include "auth/jwt/algorithm.h"
-#include "auth/jwt/base64url.h"
 #include "auth/jwt/openssl_ptr.h"
+#include "util/base64url.h"
 
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
@@ -22,8 +22,8 @@
 
 namespace modelgw::testing::jwt {
 
-using auth::jwt::base64url_encode;
 using auth::jwt::PkeyPtr;
+using util::base64url_encode;
 
 // 2026-11-22T06:00:00Z: the tests' "now", so messages are predictable.
 inline constexpr std::int64_t kNow = 1795327200;

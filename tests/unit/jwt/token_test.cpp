@@ -1,14 +1,14 @@
 #include "auth/jwt/token.h"
-#include "auth/jwt/base64url.h"
+#include "util/base64url.h"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using modelgw::auth::jwt::base64url_encode;
 using modelgw::auth::jwt::Malformed;
 using modelgw::auth::jwt::parse_token;
 using modelgw::auth::jwt::Token;
+using modelgw::util::base64url_encode;
 
 const std::string kHeader = base64url_encode(R"({"alg":"RS256","kid":"k"})");
 const std::string kClaims = base64url_encode(R"({"sub":"x"})");

@@ -10,7 +10,7 @@ using modelgw::auth::jwt::KeysetCache;
 using modelgw::auth::jwt::Validator;
 using modelgw::auth::jwt::ValidatorOptions;
 using modelgw::auth::jwt::VerifiedToken;
-using modelgw::http::ApiError;
+using modelgw::errors::ApiError;
 using nlohmann::json;
 namespace t = modelgw::testing::jwt;
 
@@ -188,7 +188,7 @@ TEST_F(ValidatorTest, RefusesTamperedClaimsAndSignatures) {
     expect_refused(tampered_claims, "the token's signature does not verify");
 
     // Signature bytes changed, then encoded again, so only the signature is wrong.
-    auto signature = *modelgw::auth::jwt::base64url_decode(token.substr(second + 1));
+    auto signature = *modelgw::util::base64url_decode(token.substr(second + 1));
     std::string flipped = signature;
     flipped[10] = static_cast<char>(flipped[10] ^ 0x01);
     expect_refused(token.substr(0, second + 1) + t::base64url_encode(flipped),

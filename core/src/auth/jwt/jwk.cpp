@@ -1,7 +1,7 @@
 #include "auth/jwt/jwk.h"
 
-#include "auth/jwt/base64url.h"
 #include "auth/jwt/openssl_ptr.h"
+#include "util/base64url.h"
 #include "util/json_depth.h"
 
 #include <openssl/core_names.h>
@@ -25,7 +25,7 @@ std::string string_member(const nlohmann::json& jwk, const char* name) {
 std::optional<std::string> decoded_member(const nlohmann::json& jwk, const char* name) {
   auto it = jwk.find(name);
   if (it == jwk.end() || !it->is_string()) return std::nullopt;
-  auto bytes = base64url_decode(it->get_ref<const std::string&>());
+  auto bytes = util::base64url_decode(it->get_ref<const std::string&>());
   if (!bytes || bytes->empty()) return std::nullopt;
   return bytes;
 }

@@ -1,6 +1,6 @@
 #include "auth/jwt/token.h"
 
-#include "auth/jwt/base64url.h"
+#include "util/base64url.h"
 #include "util/json_depth.h"
 
 #include <optional>
@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t kMaxTokenJsonDepth = 16;
 
 std::optional<nlohmann::json> decode_object(std::string_view segment, const char* what, std::string& reason) {
-  auto text = base64url_decode(segment);
+  auto text = util::base64url_decode(segment);
   if (!text) {
     reason = std::string("the ") + what + " segment is not base64url without padding";
     return std::nullopt;
@@ -61,7 +61,7 @@ std::variant<Token, Malformed> parse_token(std::string_view compact, std::size_t
   if (!header) return Malformed{reason};
   auto claims = decode_object(claims_text, "claims", reason);
   if (!claims) return Malformed{reason};
-  auto signature = base64url_decode(signature_text);
+  auto signature = util::base64url_decode(signature_text);
   if (!signature) return Malformed{"the signature segment is not base64url without padding"};
 
   token.header = std::move(*header);

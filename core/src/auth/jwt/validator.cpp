@@ -10,8 +10,8 @@
 namespace modelgw::auth::jwt {
 namespace {
 
-http::ApiError unauthorized(std::string message) {
-  return http::ApiError{401, "invalid_api_key", std::move(message), {}};
+errors::ApiError unauthorized(std::string message) {
+  return errors::ApiError{401, "invalid_api_key", std::move(message), {}};
 }
 
 // kid comes from the token's header: quoted for the caller, but cut short.
@@ -45,8 +45,8 @@ bool acceptable_type(const std::string& typ) {
 }
 
 // The key a token's kid and alg select, or why none fits.
-std::variant<const Jwk*, http::ApiError> select_key(const std::vector<const Jwk*>& candidates,
-                                                    const AlgorithmInfo& alg, const std::string& kid) {
+std::variant<const Jwk*, errors::ApiError> select_key(const std::vector<const Jwk*>& candidates,
+                                                      const AlgorithmInfo& alg, const std::string& kid) {
   const Jwk* key = nullptr;
   for (const Jwk* k : candidates) {
     if (k->alg.empty() || k->alg == alg.name) {
@@ -71,8 +71,8 @@ std::variant<const Jwk*, http::ApiError> select_key(const std::vector<const Jwk*
   return key;
 }
 
-http::ApiError keys_unavailable(const KeysetCache& cache, const KeysetUnavailable& why) {
-  http::ApiError e{
+errors::ApiError keys_unavailable(const KeysetCache& cache, const KeysetUnavailable& why) {
+  errors::ApiError e{
       503,
       "jwks_unavailable",
       "the gateway could not fetch the signing keys from " + cache.options().source_host + "; retry shortly",
@@ -94,17 +94,17 @@ Validator::Validator(ValidatorOptions options, std::shared_ptr<KeysetCache> keys
   }
 }
 
-std::variant<VerifiedToken, http::ApiError> Validator::validate(std::string_view token) const {
+std::variant<VerifiedToken, errors::ApiError> Validator::validate(std::string_view token) const {
   try {
     return check(token);
   } catch (const std::exception& e) {
     // Only a bug gets here (every check returns its error); the token is not logged.
     spdlog::error("JWT validation failed unexpectedly: {}", e.what());
-    return http::internal_error();
+    return errors::internal_error();
   }
 }
 
-std::variant<VerifiedToken, http::ApiError> Validator::check(std::string_view compact) const {
+std::variant<VerifiedToken, errors::ApiError> Validator::check(std::string_view compact) const {
   auto parsed = parse_token(compact, options_.max_token_bytes);
   if (auto* bad = std::get_if<Malformed>(&parsed)) {
     return unauthorized("the bearer token is not a well-formed JWT: " + bad->reason);
@@ -159,7 +159,7 @@ std::variant<VerifiedToken, http::ApiError> Validator::check(std::string_view co
   }
   // `keys` holds the keyset alive while its keys are used below.
   auto selected = select_key(candidates, *alg, kid);
-  if (auto* e = std::get_if<http::ApiError>(&selected)) return *e;
+  if (auto* e = std::get_if<errors::ApiError>(&selected)) return *e;
   const Jwk& key = *std::get<const Jwk*>(selected);
 
   if (!verify_signature(*alg, key.key.get(), token.signing_input, token.signature)) {

@@ -7,7 +7,7 @@
 #include "auth/jwt/claims.h"
 #include "auth/jwt/keyset_cache.h"
 #include "auth/jwt/options.h"
-#include "http/api_error.h"
+#include "errors/api_error.h"
 
 #include <chrono>
 #include <functional>
@@ -31,7 +31,7 @@ class Validator {
 
   // 401 invalid_api_key for a token that fails any check, 503
   // jwks_unavailable when the keys cannot be had. Never throws.
-  std::variant<VerifiedToken, http::ApiError> validate(std::string_view token) const;
+  std::variant<VerifiedToken, errors::ApiError> validate(std::string_view token) const;
 
   // Fetches the keyset once (start-up); false when that failed.
   bool prefetch() { return keys_->prefetch(); }
@@ -41,7 +41,7 @@ class Validator {
   const ValidatorOptions& options() const { return options_; }
 
  private:
-  std::variant<VerifiedToken, http::ApiError> check(std::string_view token) const;
+  std::variant<VerifiedToken, errors::ApiError> check(std::string_view token) const;
 
   ValidatorOptions options_;
   std::vector<AlgorithmInfo> accepted_;
