@@ -6,7 +6,9 @@
 #      symbol;
 #   3. the CMake package: version = the ABI of plugin.h, SameMajorVersion
 #      matching, modelgw::sdk, and modelgw_sdk_add_plugin (whose version
-#      script hides a C++ plugin's template instances; a wrong KIND refused);
+#      script hides a C++ plugin's template instances; a wrong KIND refused),
+#      and a storage plugin's start from storage_plugin.hpp compiled with
+#      -Werror;
 #   4. the pkg-config file: its version, and a strict C99 program and the
 #      example plugin built with its flags alone.
 #
@@ -70,6 +72,7 @@ foreach(h IN LISTS headers)
   list(APPEND expected include/${h})
 endforeach()
 foreach(must modelgw/plugin.h modelgw/sdk.hpp modelgw/provider_plugin.hpp modelgw/pii_plugin.hpp
+        modelgw/storage_plugin.hpp modelgw/storage/guard.hpp modelgw/storage/args.hpp
         modelgw/testing/fake_host.hpp)
   list(FIND installed include/${must} at)
   if(at EQUAL -1)
@@ -100,7 +103,8 @@ configure_consumer(same "${abi}" pii)
 if(NOT consumer_rc EQUAL 0)
   message(FATAL_ERROR "find_package(ModelgwSDK ${abi}) failed:\n${consumer_output}")
 endif()
-run("building the C++ consumer plugin" ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer-same)
+run("building the C++ consumer plugin and the storage helper's consumer"
+    ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer-same)
 if(NOT EXISTS ${WORK_DIR}/consumer-same/mgw_pii_consumer.so)
   message(FATAL_ERROR "modelgw_sdk_add_plugin(KIND pii NAME consumer) made no mgw_pii_consumer.so")
 endif()

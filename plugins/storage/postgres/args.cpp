@@ -2,24 +2,7 @@
 
 #include <string>
 
-#include "failure.h"
-
 namespace mgw_pg {
-
-std::string_view bytes_arg(mgw_str s, std::string_view field) {
-  if (s.len == 0) return {};
-  if (s.ptr == nullptr)
-    throw Failure(MGW_INVALID_ARGUMENT,
-                  std::string(field) + ": NULL pointer with length " + std::to_string(s.len));
-  return {s.ptr, s.len};
-}
-
-std::string_view text_arg(mgw_str s, std::string_view field) {
-  auto bytes = bytes_arg(s, field);
-  if (bytes.find('\0') != std::string_view::npos)
-    throw Failure(MGW_INVALID_ARGUMENT, std::string(field) + ": must not contain NUL bytes");
-  return bytes;
-}
 
 namespace {
 
@@ -63,16 +46,6 @@ std::string storable_text(std::string_view text) {
     }
   }
   return out;
-}
-
-void check_key_hash(std::string_view hash) {
-  constexpr std::size_t kSha256HexLength = 64;
-  bool ok = hash.size() == kSha256HexLength && std::all_of(hash.begin(), hash.end(), [](char c) {
-              return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-            });
-  if (!ok)
-    throw Failure(MGW_INVALID_ARGUMENT,
-                  "key_hash: must be the lowercase hex SHA-256 of the key (64 characters)");
 }
 
 }  // namespace mgw_pg

@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "rows.h"
 #include "storage.h"
 

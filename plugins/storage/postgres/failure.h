@@ -1,24 +1,19 @@
-// The one exception type used inside the plugin. It never crosses the C
-// boundary: every hook runs its body through guarded() (guard.h), which turns a
-// Failure into its status and sends its text to the hook's error sink.
+// PostgreSQL's SQLSTATEs as mgw statuses, and its error texts. The one
+// exception type used inside the plugin is the SDK's Failure
+// (modelgw/storage/guard.hpp); it never crosses the C boundary: every hook
+// runs its body through guarded(), which turns a Failure into its status and
+// sends its text to the hook's error sink.
 #pragma once
 
 #include <modelgw/plugin.h>
+#include <modelgw/storage/guard.hpp>
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace mgw_pg {
 
-class Failure : public std::runtime_error {
- public:
-  Failure(mgw_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
-  mgw_status status() const noexcept { return status_; }
-
- private:
-  mgw_status status_;
-};
+using mgw::storage::Failure;
 
 // The mgw status for a PostgreSQL SQLSTATE: a unique violation -> CONFLICT, a
 // foreign-key violation or a value the server refused (class 22) ->

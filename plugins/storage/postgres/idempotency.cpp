@@ -13,8 +13,6 @@
 #include <string>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "rows.h"
 #include "storage.h"
 

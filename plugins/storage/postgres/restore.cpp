@@ -11,8 +11,6 @@
 #include <string_view>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "rows.h"
 #include "storage.h"
 

@@ -13,8 +13,6 @@
 #include <modelgw/sdk.hpp>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "rows.h"
 #include "storage.h"
 #include "usage_rows.h"
@@ -64,27 +62,9 @@ UsageRow check_record(const mgw_usage_record& in) {
   return row;
 }
 
-// The records as the host laid them out. The array's stride is the host's
-// sizeof(mgw_usage_record), which its struct_size gives, and which is larger
-// than ours when the host was built against a newer minor version.
+// The records as the host laid them out (its stride, not our sizeof).
 std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t count) {
-  if (records == nullptr)
-    throw Failure(MGW_INVALID_ARGUMENT, "records: NULL with count " + std::to_string(count));
-  const std::size_t stride = records[0].struct_size;
-  if (stride < kUsageRecordV1Size || stride % alignof(mgw_usage_record) != 0)
-    throw Failure(MGW_INVALID_ARGUMENT,
-                  "records: struct_size " + std::to_string(stride) + " is not a valid size");
-  const auto* bytes = reinterpret_cast<const unsigned char*>(records);
-  std::vector<UsageRow> rows;
-  rows.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto* record = reinterpret_cast<const mgw_usage_record*>(bytes + i * stride);
-    if (record->struct_size != stride)
-      throw Failure(MGW_INVALID_ARGUMENT,
-                    "records[" + std::to_string(i) + "]: struct_size differs from records[0]");
-    rows.push_back(check_record(*record));
-  }
-  return rows;
+  return mgw::storage::records_arg(records, count, kUsageRecordV1Size, check_record);
 }
 
 // Inserts the record unless its request_id is stored already (by this batch,

@@ -14,8 +14,6 @@
 #include <vector>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "rows.h"
 #include "storage.h"
 #include "usage_rows.h"

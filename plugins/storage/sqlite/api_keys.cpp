@@ -1,7 +1,5 @@
 // API key hooks: create, find by hash (the hot path), list, revoke.
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -35,10 +33,10 @@ mgw_status api_key_create(mgw_storage* storage, const mgw_api_key_record* key, i
     auto& db = database_of(storage);
     if (key == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "key: NULL record");
     const auto record = read_growable(*key);
-    auto hash = text_arg(record.key_hash, "key_hash");
+    auto hash = bytes_arg(record.key_hash, "key_hash");
     check_key_hash(hash);
-    auto prefix = text_arg(record.display_prefix, "display_prefix");
-    auto scopes = text_arg(record.scopes, "scopes");
+    auto prefix = bytes_arg(record.display_prefix, "display_prefix");
+    auto scopes = bytes_arg(record.scopes, "scopes");
     auto id = db.write([&](Connection& c) {
       // An unknown tenant_id fails the foreign key: INVALID_ARGUMENT.
       // A hash already stored fails the unique index: CONFLICT.
@@ -64,7 +62,7 @@ mgw_status api_key_find_by_hash(mgw_storage* storage, mgw_str key_hash, const mg
                                 const mgw_text_sink* error) noexcept {
   return guarded(error, "api key find", [&] {
     auto& db = database_of(storage);
-    auto hash = text_arg(key_hash, "key_hash");
+    auto hash = bytes_arg(key_hash, "key_hash");
     // Called once per request on a cache miss: a pooled reader and a cached
     // statement, so this is one B-tree lookup on the unique index.
     return db.read([&](Connection& c) {

@@ -11,8 +11,6 @@
 #include <string_view>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -74,14 +72,14 @@ mgw_status audit_append(mgw_storage* storage, const mgw_audit_event* events, siz
         insert.bind(1, e.tenant_id);
         insert.bind(2, e.seq);
         insert.bind(3, e.created_unix_ms);
-        insert.bind(4, text_arg(e.actor, "actor"));
-        insert.bind(5, text_arg(e.action, "action"));
-        insert.bind(6, text_arg(e.target, "target"));
-        insert.bind(7, text_arg(e.request_id, "request_id"));
-        insert.bind(8, text_arg(e.details_json, "details_json"));
-        insert.bind(9, text_arg(e.prev_hash, "prev_hash"));
-        insert.bind(10, text_arg(e.hash, "hash"));
-        insert.bind(11, text_arg(e.mac, "mac"));  // ABI 1.7: empty from an older host
+        insert.bind(4, bytes_arg(e.actor, "actor"));
+        insert.bind(5, bytes_arg(e.action, "action"));
+        insert.bind(6, bytes_arg(e.target, "target"));
+        insert.bind(7, bytes_arg(e.request_id, "request_id"));
+        insert.bind(8, bytes_arg(e.details_json, "details_json"));
+        insert.bind(9, bytes_arg(e.prev_hash, "prev_hash"));
+        insert.bind(10, bytes_arg(e.hash, "hash"));
+        insert.bind(11, bytes_arg(e.mac, "mac"));  // ABI 1.7: empty from an older host
         insert.run();  // a (tenant_id, seq) already there: MGW_CONFLICT, and the transaction rolls back
       }
       return MGW_OK;
@@ -95,8 +93,8 @@ mgw_status audit_page(mgw_storage* storage, const mgw_audit_filter* filter, cons
     auto& db = database_of(storage);
     if (filter == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "filter: NULL");
     const auto f = read_growable(*filter);
-    const auto action = text_arg(f.action, "action");
-    const auto actor = text_arg(f.actor, "actor");
+    const auto action = bytes_arg(f.action, "action");
+    const auto actor = bytes_arg(f.actor, "actor");
     if (f.limit < 1 || f.limit > kMaxLimit) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 10000");
     std::string sql = std::string("SELECT ") + kColumns + " FROM audit_events WHERE tenant_id = ?1";
     if (f.from_unix_ms > 0) sql += " AND created_unix_ms >= ?2";

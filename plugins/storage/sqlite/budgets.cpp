@@ -8,8 +8,6 @@
 #include <string_view>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -55,10 +53,10 @@ mgw_status budget_create(mgw_storage* storage, const mgw_budget_record* budget, 
     auto& db = database_of(storage);
     if (budget == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "budget: NULL");
     const auto b = read_growable(*budget);
-    const auto scope = text_arg(b.scope, "scope");
-    const auto subject = text_arg(b.subject, "subject");
-    const auto name = text_arg(b.name, "name");
-    const auto period = text_arg(b.window, "window");
+    const auto scope = bytes_arg(b.scope, "scope");
+    const auto subject = bytes_arg(b.subject, "subject");
+    const auto name = bytes_arg(b.name, "name");
+    const auto period = bytes_arg(b.window, "window");
     check_budget(scope, subject, period, b.limit_micros);
     return db.write([&](Connection& c) {
       {

@@ -1,26 +1,19 @@
-// The one exception type used inside the plugin. It never crosses the C
-// boundary: every hook runs its body through guarded() (guard.h), which turns a
-// Failure into its status and sends its text to the hook's error sink.
+// SQLite's result codes as mgw statuses. The one exception type used inside
+// the plugin is the SDK's Failure (modelgw/storage/guard.hpp); it never
+// crosses the C boundary: every hook runs its body through guarded(), which
+// turns a Failure into its status and sends its text to the hook's error sink.
 #pragma once
 
 #include <modelgw/plugin.h>
+#include <modelgw/storage/guard.hpp>
 
-#include <stdexcept>
-#include <string>
 #include <string_view>
 
 struct sqlite3;
 
 namespace mgw_sqlite {
 
-class Failure : public std::runtime_error {
- public:
-  Failure(mgw_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
-  mgw_status status() const noexcept { return status_; }
-
- private:
-  mgw_status status_;
-};
+using mgw::storage::Failure;
 
 // The mgw status for an SQLite result code (primary or extended):
 // BUSY/LOCKED (the busy timeout already ran out) -> UNAVAILABLE, a unique or

@@ -10,8 +10,6 @@
 #include <string_view>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -20,7 +18,7 @@ namespace {
 constexpr std::size_t kMaxKeyBytes = 255;
 
 std::string_view key_arg(mgw_str key) {
-  const auto k = text_arg(key, "key");
+  const auto k = bytes_arg(key, "key");
   if (k.empty() || k.size() > kMaxKeyBytes)
     throw Failure(MGW_INVALID_ARGUMENT, "key: must be 1 to 255 bytes");
   return k;
@@ -54,8 +52,8 @@ mgw_status idempotency_claim(mgw_storage* storage, const mgw_idempotency_record*
     if (claim == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "claim: NULL");
     const auto c = read_growable(*claim);
     const auto key = key_arg(c.key);
-    const auto digest = text_arg(c.digest, "digest");
-    const auto owner = text_arg(c.owner, "owner");
+    const auto digest = bytes_arg(c.digest, "digest");
+    const auto owner = bytes_arg(c.owner, "owner");
     if (owner.empty()) throw Failure(MGW_INVALID_ARGUMENT, "owner: empty");
     return db.write([&](Connection& conn) {
       auto live = conn.statement(
@@ -92,8 +90,8 @@ mgw_status idempotency_complete(mgw_storage* storage, const mgw_idempotency_reco
     if (done == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "record: NULL");
     const auto d = read_growable(*done);
     const auto key = key_arg(d.key);
-    const auto owner = text_arg(d.owner, "owner");
-    const auto response = text_arg(d.response, "response");
+    const auto owner = bytes_arg(d.owner, "owner");
+    const auto response = bytes_arg(d.response, "response");
     return db.write([&](Connection& conn) {
       auto update = conn.statement(
           "UPDATE idempotency_keys SET state = ?4, response = ?5, expires_unix_ms = ?6 "
@@ -116,7 +114,7 @@ mgw_status idempotency_release(mgw_storage* storage, int64_t tenant_id, mgw_str 
   return guarded(error, "idempotency release", [&] {
     auto& db = database_of(storage);
     const auto k = key_arg(key);
-    const auto o = text_arg(owner, "owner");
+    const auto o = bytes_arg(owner, "owner");
     return db.write([&](Connection& conn) {
       auto remove = conn.statement(
           "DELETE FROM idempotency_keys WHERE tenant_id = ?1 AND key = ?2 AND owner = ?3 AND state = ?4");

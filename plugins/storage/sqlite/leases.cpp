@@ -15,8 +15,6 @@
 #include <string_view>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -64,8 +62,8 @@ mgw_status lease_take(mgw_storage* storage, const mgw_lease_request* request, mg
     auto& db = database_of(storage);
     if (request == nullptr || out == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "request or grant: NULL");
     const auto r = read_growable(*request);
-    const auto account = text_arg(r.account, "account");
-    const auto holder = text_arg(r.holder, "holder");
+    const auto account = bytes_arg(r.account, "account");
+    const auto holder = bytes_arg(r.holder, "holder");
     if (account.empty()) throw Failure(MGW_INVALID_ARGUMENT, "account: empty");
     if (r.want < 0 || r.at_least < 0 || r.limit < 0)
       throw Failure(MGW_INVALID_ARGUMENT, "want, at_least and limit must not be negative");
@@ -175,7 +173,7 @@ mgw_status ledger_read(mgw_storage* storage, mgw_str account, int64_t window_sta
   return guarded(error, "ledger read", [&] {
     auto& db = database_of(storage);
     if (out == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "out: NULL");
-    const auto name = text_arg(account, "account");
+    const auto name = bytes_arg(account, "account");
     return db.read([&](Connection& c) {
       const Standing s = standing(c, name, window_start_unix_ms, now_unix_ms);
       mgw_ledger_state state{};

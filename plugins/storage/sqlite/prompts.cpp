@@ -5,8 +5,6 @@
 #include <string>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -37,7 +35,7 @@ void emit_prompt_version(const Statement& row, const mgw_row_sink* out) {
 }
 
 std::string_view prompt_name_arg(mgw_str name) {
-  auto text = text_arg(name, "name");
+  auto text = bytes_arg(name, "name");
   if (text.empty()) throw Failure(MGW_INVALID_ARGUMENT, "name: must not be empty");
   return text;
 }
@@ -52,9 +50,9 @@ mgw_status prompt_version_create(mgw_storage* storage, const mgw_prompt_version_
     if (record == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "record: NULL");
     const auto r = read_growable(*record);
     auto name = prompt_name_arg(r.name);
-    auto template_json = text_arg(r.template_json, "template_json");
-    auto model = text_arg(r.model, "model");
-    auto parameters_json = text_arg(r.parameters_json, "parameters_json");
+    auto template_json = bytes_arg(r.template_json, "template_json");
+    auto model = bytes_arg(r.model, "model");
+    auto parameters_json = bytes_arg(r.parameters_json, "parameters_json");
     auto version = db.write([&](Connection& c) {
       // The writer lock and this transaction make read-then-insert safe: no
       // other writer can take the same number in between.
@@ -119,7 +117,7 @@ mgw_status prompt_version_list(mgw_storage* storage, int64_t tenant_id, mgw_str 
                                const mgw_text_sink* error) noexcept {
   return guarded(error, "prompt version list", [&] {
     auto& db = database_of(storage);
-    auto prompt = text_arg(name, "name");
+    auto prompt = bytes_arg(name, "name");
     return db.read([&](Connection& c) {
       auto select =
           prompt.empty()

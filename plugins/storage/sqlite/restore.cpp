@@ -9,8 +9,6 @@
 #include <string>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -37,8 +35,8 @@ mgw_status tenant_restore(mgw_storage* storage, const mgw_tenant_record* record,
     auto& db = database_of(storage);
     if (record == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "record: NULL");
     const auto t = read_growable(*record);
-    const auto name = text_arg(t.name, "name");
-    const auto settings = text_arg(t.settings_json, "settings_json");
+    const auto name = bytes_arg(t.name, "name");
+    const auto settings = bytes_arg(t.settings_json, "settings_json");
     if (t.id <= 0) throw Failure(MGW_INVALID_ARGUMENT, "id: must be positive");
     if (name.empty()) throw Failure(MGW_INVALID_ARGUMENT, "name: must not be empty");
     return db.write([&](Connection& c) {
@@ -68,9 +66,9 @@ mgw_status api_key_restore(mgw_storage* storage, const mgw_api_key_record* recor
     auto& db = database_of(storage);
     if (record == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "record: NULL");
     const auto k = read_growable(*record);
-    const auto hash = text_arg(k.key_hash, "key_hash");
-    const auto prefix = text_arg(k.display_prefix, "display_prefix");
-    const auto scopes = text_arg(k.scopes, "scopes");
+    const auto hash = bytes_arg(k.key_hash, "key_hash");
+    const auto prefix = bytes_arg(k.display_prefix, "display_prefix");
+    const auto scopes = bytes_arg(k.scopes, "scopes");
     check_key_hash(hash);
     if (k.id <= 0) throw Failure(MGW_INVALID_ARGUMENT, "id: must be positive");
     return db.write([&](Connection& c) {
@@ -108,10 +106,10 @@ mgw_status budget_restore(mgw_storage* storage, const mgw_budget_record* record,
     auto& db = database_of(storage);
     if (record == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "record: NULL");
     const auto b = read_growable(*record);
-    const auto scope = text_arg(b.scope, "scope");
-    const auto subject = text_arg(b.subject, "subject");
-    const auto name = text_arg(b.name, "name");
-    const auto period = text_arg(b.window, "window");
+    const auto scope = bytes_arg(b.scope, "scope");
+    const auto subject = bytes_arg(b.subject, "subject");
+    const auto name = bytes_arg(b.name, "name");
+    const auto period = bytes_arg(b.window, "window");
     if (b.id <= 0) throw Failure(MGW_INVALID_ARGUMENT, "id: must be positive");
     return db.write([&](Connection& c) {
       auto same = c.statement(
@@ -171,7 +169,7 @@ mgw_status ledger_restore(mgw_storage* storage, const mgw_ledger_window* window,
     auto& db = database_of(storage);
     if (window == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "window: NULL");
     const auto w = read_growable(*window);
-    const auto account = text_arg(w.account, "account");
+    const auto account = bytes_arg(w.account, "account");
     if (account.empty()) throw Failure(MGW_INVALID_ARGUMENT, "account: empty");
     if (w.spent < 0) throw Failure(MGW_INVALID_ARGUMENT, "spent: must not be negative");
     return db.write([&](Connection& c) {

@@ -1,7 +1,8 @@
-// The opaque handle the host holds: one open database.
+// The opaque handle the host holds (one open database), and the hooks.
 #pragma once
 
 #include <modelgw/plugin.h>
+#include <modelgw/storage_plugin.hpp>
 
 #include <utility>
 
@@ -15,6 +16,14 @@ struct mgw_storage {
 };
 
 namespace mgw_sqlite {
+
+// Every hook of mgw_storage_hooks, one group per file: storage.cpp
+// (open/close, and the entry symbol), tenants.cpp, api_keys.cpp, usage.cpp,
+// prompts.cpp, usage_query.cpp, budgets.cpp, leases.cpp, idempotency.cpp,
+// audit.cpp, restore.cpp, responses.cpp.
+MGW_STORAGE_DECLARE_HOOKS()
+
+using mgw::storage::guarded;
 
 // The database behind a handle; a NULL handle is the host's mistake.
 inline Database& database_of(mgw_storage* storage) {

@@ -1,7 +1,5 @@
 // Tenant hooks: create, find by name, list, replace settings.
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 
 namespace mgw_sqlite {
@@ -26,7 +24,7 @@ mgw_status tenant_create(mgw_storage* storage, mgw_str name, int64_t now_unix_ms
                          const mgw_text_sink* error) noexcept {
   return guarded(error, "tenant create", [&] {
     auto& db = database_of(storage);
-    auto tenant = text_arg(name, "name");
+    auto tenant = bytes_arg(name, "name");
     if (tenant.empty()) throw Failure(MGW_INVALID_ARGUMENT, "name: must not be empty");
     auto id = db.write([&](Connection& c) {
       auto insert = c.statement("INSERT INTO tenants (name, created_unix_ms) VALUES (?1, ?2)");
@@ -44,7 +42,7 @@ mgw_status tenant_find(mgw_storage* storage, mgw_str name, const mgw_row_sink* o
                        const mgw_text_sink* error) noexcept {
   return guarded(error, "tenant find", [&] {
     auto& db = database_of(storage);
-    auto tenant = text_arg(name, "name");
+    auto tenant = bytes_arg(name, "name");
     return db.read([&](Connection& c) {
       auto select = c.statement(MGW_TENANT_COLUMNS "WHERE name = ?1");
       select.bind(1, tenant);
@@ -70,7 +68,7 @@ mgw_status tenant_settings_set(mgw_storage* storage, int64_t tenant_id, mgw_str 
                                const mgw_text_sink* error) noexcept {
   return guarded(error, "tenant settings set", [&] {
     auto& db = database_of(storage);
-    auto settings = text_arg(settings_json, "settings_json");
+    auto settings = bytes_arg(settings_json, "settings_json");
     if (settings.empty()) throw Failure(MGW_INVALID_ARGUMENT, "settings_json: must not be empty");
     return db.write([&](Connection& c) {
       auto update = c.statement("UPDATE tenants SET settings_json = ?2 WHERE id = ?1");

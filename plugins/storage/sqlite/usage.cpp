@@ -9,8 +9,6 @@
 #include <modelgw/sdk.hpp>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 #include "usage_rows.h"
 
@@ -33,20 +31,20 @@ struct UsageRow {
 
 UsageRow check_record(const mgw_usage_record& in) {
   UsageRow row{read_growable(in), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
-  row.request_id = text_arg(row.record.request_id, "request_id");
-  row.alias = text_arg(row.record.alias, "alias");
-  row.provider = text_arg(row.record.provider, "provider");
-  row.upstream_model = text_arg(row.record.upstream_model, "upstream_model");
-  row.error_code = text_arg(row.record.error_code, "error_code");
-  row.prompt_name = text_arg(row.record.prompt_name, "prompt_name");  // empty from a 1.0 host
-  row.pii_action = text_arg(row.record.pii_action, "pii_action");     // empty from an older host
-  row.pii_findings = text_arg(row.record.pii_findings, "pii_findings");
-  row.feature = text_arg(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
-  row.reason = text_arg(row.record.reason, "reason");
-  row.trace_id = text_arg(row.record.trace_id, "trace_id");  // ABI 1.6: empty from an older host
+  row.request_id = bytes_arg(row.record.request_id, "request_id");
+  row.alias = bytes_arg(row.record.alias, "alias");
+  row.provider = bytes_arg(row.record.provider, "provider");
+  row.upstream_model = bytes_arg(row.record.upstream_model, "upstream_model");
+  row.error_code = bytes_arg(row.record.error_code, "error_code");
+  row.prompt_name = bytes_arg(row.record.prompt_name, "prompt_name");  // empty from a 1.0 host
+  row.pii_action = bytes_arg(row.record.pii_action, "pii_action");     // empty from an older host
+  row.pii_findings = bytes_arg(row.record.pii_findings, "pii_findings");
+  row.feature = bytes_arg(row.record.feature, "feature");  // ABI 1.2 fields: empty / 0 from an older host
+  row.reason = bytes_arg(row.record.reason, "reason");
+  row.trace_id = bytes_arg(row.record.trace_id, "trace_id");  // ABI 1.6: empty from an older host
   // ABI 1.8: an older host's records (and an empty value) came through chat
   // completions, the only API there was; stored as such so filters match them.
-  row.operation = text_arg(row.record.operation, "operation");
+  row.operation = bytes_arg(row.record.operation, "operation");
   if (row.operation.empty()) row.operation = kDefaultOperation;
   if (row.record.charge_count > 0 && row.record.charges == nullptr)
     throw Failure(MGW_INVALID_ARGUMENT,
@@ -54,27 +52,9 @@ UsageRow check_record(const mgw_usage_record& in) {
   return row;
 }
 
-// The records as the host laid them out. The array's stride is the host's
-// sizeof(mgw_usage_record), which its struct_size gives, and which is larger
-// than ours when the host was built against a newer minor version.
+// The records as the host laid them out (its stride, not our sizeof).
 std::vector<UsageRow> check_records(const mgw_usage_record* records, std::size_t count) {
-  if (records == nullptr)
-    throw Failure(MGW_INVALID_ARGUMENT, "records: NULL with count " + std::to_string(count));
-  const std::size_t stride = records[0].struct_size;
-  if (stride < kUsageRecordV1Size || stride % alignof(mgw_usage_record) != 0)
-    throw Failure(MGW_INVALID_ARGUMENT,
-                  "records: struct_size " + std::to_string(stride) + " is not a valid size");
-  const auto* bytes = reinterpret_cast<const unsigned char*>(records);
-  std::vector<UsageRow> rows;
-  rows.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto* record = reinterpret_cast<const mgw_usage_record*>(bytes + i * stride);
-    if (record->struct_size != stride)
-      throw Failure(MGW_INVALID_ARGUMENT,
-                    "records[" + std::to_string(i) + "]: struct_size differs from records[0]");
-    rows.push_back(check_record(*record));
-  }
-  return rows;
+  return mgw::storage::records_arg(records, count, kUsageRecordV1Size, check_record);
 }
 
 // Columns, in this order, for both INSERT and SELECT.
@@ -285,7 +265,7 @@ mgw_status usage_query(mgw_storage* storage, const mgw_usage_query* query, const
     const auto q = read_growable(*query);
     if (q.limit < 0) throw Failure(MGW_INVALID_ARGUMENT, "limit: must not be negative");
     const std::int64_t limit = q.limit == 0 ? kDefaultLimit : std::min(q.limit, kMaxLimit);
-    auto request_id = text_arg(q.request_id, "request_id");
+    auto request_id = bytes_arg(q.request_id, "request_id");
     auto sql = query_sql(q, request_id);
     return db.read([&](Connection& c) {
       auto select = c.statement(sql);

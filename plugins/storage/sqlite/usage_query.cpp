@@ -14,8 +14,6 @@
 #include <vector>
 
 #include "args.h"
-#include "guard.h"
-#include "hooks.h"
 #include "storage.h"
 #include "usage_rows.h"
 #include "usage_sql.h"
@@ -35,10 +33,10 @@ struct Filter {
 Filter check_filter(const mgw_usage_filter* in) {
   if (in == nullptr) throw Failure(MGW_INVALID_ARGUMENT, "filter: NULL");
   Filter out{read_growable(*in), {}, {}, {}, {}};
-  out.model = text_arg(out.f.model, "model");
-  out.operation = text_arg(out.f.operation, "operation");  // ABI 1.8: empty (any) from an older host
-  out.feature = text_arg(out.f.feature, "feature");
-  out.group_by = text_arg(out.f.group_by, "group_by");
+  out.model = bytes_arg(out.f.model, "model");
+  out.operation = bytes_arg(out.f.operation, "operation");  // ABI 1.8: empty (any) from an older host
+  out.feature = bytes_arg(out.f.feature, "feature");
+  out.group_by = bytes_arg(out.f.group_by, "group_by");
   if (out.f.tenant_id < 0) throw Failure(MGW_INVALID_ARGUMENT, "tenant_id: must not be negative");
   return out;
 }
