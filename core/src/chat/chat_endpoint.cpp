@@ -6,7 +6,7 @@
 #include "budget/feature_name.h"
 #include "chat/record.h"
 #include "chat/route_plan.h"
-#include "chat/spend_step.h"
+#include "chat/spend_stage.h"
 #include "chat/upstream_attempt.h"
 #include "idempotency/idempotency_key.h"
 #include "logging/request_log.h"
@@ -38,19 +38,11 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
     if (outcome.row.error_code.empty()) outcome.row.error_code = crashed->code;
     if (!call.answered()) answer_error(call, std::move(*crashed), outcome);
   }
+  // The ends of the stages, in reverse: settle the hold, record, finish the key.
   settle_spend(outcome, deps_.catalog, deps_.spend);
-  // Only a complete, successful answer is kept for retries (README): any
-  // other outcome frees the key, so a retry makes the call (spec 4.1).
-  const bool keep =
-      call.status_sent() == 200 && outcome.row.error_code.empty() && (!call.streaming() || call.finished());
+  const bool keep = keeps_answer(call, outcome);  // read before the record takes the row
   if (outcome.recorded) record_outcome(outcome, call, deps_.usage);
-  if (outcome.idempotent) {
-    // The answer is complete: the flight stops watching it (it may be freed
-    // in finish()). The client gets it first; keeping it is the store's write.
-    call.set_tap(nullptr);
-    (void)co_await call.flush();
-    co_await deps_.idempotency->finish(std::move(outcome.idempotent), keep);
-  }
+  if (outcome.idempotent) co_await finish_idempotency_key(call, outcome, keep);
 }
 
 net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
@@ -200,141 +192,6 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
               &plan == &routing.plans.back() ? "no model left to try" : "trying the next model of the route");
   }
   answer_error(call, last_error, outcome);
-}
-
-net::Task<bool> ChatEndpoint::take_idempotency_key(http::ServerCall& call, std::string key,
-                                                   const nlohmann::json& body, Outcome& outcome) {
-  if (deps_.idempotency == nullptr) {
-    answer_error(
-        call,
-        errors::ApiError{422, "unsupported_parameter",
-                         "this gateway's storage does not keep idempotency keys; send the request without "
-                         "Idempotency-Key",
-                         "Idempotency-Key"},
-        outcome);
-    co_return false;
-  }
-  // A key is the tenant's across doors: the same body sent to another API
-  // is another request.
-  const std::string digest = idempotency::request_digest(
-      body, outcome.door == nullptr ? outcome.row.feature
-                                    : std::string(outcome.door->operation()) + "\n" + outcome.row.feature);
-  auto step = co_await deps_.idempotency->begin(call, outcome.row.tenant_id, std::move(key), digest);
-  if (step.flight) {
-    outcome.idempotent = std::move(step.flight);
-    co_return true;
-  }
-  if (step.answered) {
-    // The first request's answer: it was recorded and charged once, there.
-    outcome.recorded = false;
-    logging::for_request(call.request_id())
-        .info("tenant={} replayed the answer of a request with the same Idempotency-Key",
-              outcome.principal->tenant_name);
-  } else if (step.refusal) {
-    answer_error(call, std::move(*step.refusal), outcome);
-  } else {
-    outcome.row.error_code = "client_disconnected";
-  }
-  co_return false;
-}
-
-net::Task<bool> ChatEndpoint::hold_requests(http::ServerCall& call, Outcome& outcome) {
-  const auth::Principal& principal = *outcome.principal;
-  auto spend = deps_.spend_of_cached(principal);
-  if (!spend) spend = co_await net::offload(deps_.blocking, [&] { return deps_.spend_of(principal); });
-  outcome.spend = spend;
-  if (!spend->limits_anything()) co_return true;
-  budget::Admission admission = co_await deps_.spend->admit_requests(principal, *spend);
-  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
-  if (!admission.hold.empty()) outcome.requests_admission = std::move(admission);
-  co_return true;
-}
-
-bool ChatEndpoint::refuse_spend(http::ServerCall& call, budget::Admission& admission,
-                                Outcome& outcome) const {
-  const auth::Principal& principal = *outcome.principal;
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
-  outcome.row.reason = admission.reason;
-  if (deps_.audit != nullptr && !admission.exhausted_account.empty()) {
-    deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted_account,
-                                  admission.exhausted_window_start_unix_ms, call.request_id(),
-                                  principal.describe());
-  }
-  if (!admission.reason.empty()) {
-    logging::for_request(call.request_id()).info("refused: {}", admission.reason);
-  }
-  answer_error(call, *admission.refusal, outcome);
-  return false;
-}
-
-net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
-                                         std::string_view body, Outcome& outcome) {
-  const auth::Principal& principal = *outcome.principal;
-  auto spend = outcome.spend;  // looked up by hold_requests
-  if (!spend || !spend->limits_anything()) co_return true;
-  budget::SpendRequest wanted = spend_request(routing, request, deps_.default_output_tokens);
-  wanted.principal = &principal;
-  wanted.spend = spend.get();
-  wanted.feature = outcome.row.feature;
-  wanted.parts = budget::SpendRequest::Parts::all_but_requests;
-  budget::Admission admission = co_await deps_.spend->admit(wanted);
-  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
-  // The vendor is told the output limit the hold covers, for money and for
-  // tokens per minute alike: it cannot then spend past either.
-  if (admission.holds_output() && (!request.max_tokens || admission.clamped)) {
-    limit_output(routing, body, admission.output_tokens);
-    if (admission.clamped) call.set_header("X-Max-Tokens-Clamped", std::to_string(admission.output_tokens));
-  }
-  outcome.admission = std::move(admission);
-  co_return true;
-}
-
-net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, ChatRequest& request,
-                                               std::string_view source, std::string& body, Outcome& outcome) {
-  auto policy = deps_.pii_policy_cached(*outcome.principal);
-  if (!policy) {
-    policy = co_await net::offload(deps_.blocking, [&] { return deps_.pii_policy(*outcome.principal); });
-  }
-  pii::Verdict verdict;
-  bool failed = false;
-  try {
-    verdict = deps_.pii->inspect(request.doc, *policy);
-  } catch (const std::exception& e) {
-    // The text must not go upstream unchecked: fail closed. The message names
-    // the mode and the path, never the text.
-    logging::for_request(call.request_id()).error("{}", e.what());
-    failed = true;
-  }
-  if (failed) {
-    answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),
-                 outcome);
-    co_return false;
-  }
-  if (!verdict.any()) co_return true;
-  outcome.row.pii_action = verdict.action;
-  outcome.row.pii_findings = verdict.findings_json();
-  if (verdict.action != "masked") {
-    const std::string actor = outcome.principal->describe();
-    audit::record_pii_event(
-        deps_.audit, {verdict.rejection ? "pii.blocked" : "pii.flagged", call.request_id(),
-                      outcome.row.tenant_id, outcome.row.key_id, actor,
-                      verdict.rejection ? std::string_view(verdict.rejection->param) : std::string_view(),
-                      outcome.row.pii_findings});
-  }
-  if (verdict.rejection) {
-    answer_error(call, std::move(*verdict.rejection), outcome);
-    co_return false;
-  }
-  // Masked text is written over the original where it stands in the body;
-  // only a body that cannot be edited that way (a key written with escapes
-  // or given twice on the way) is serialised again from the parsed request.
-  if (verdict.changed) {
-    auto edited = replace_strings(body.empty() ? source : std::string_view(body), verdict.replacements);
-    body = edited ? std::move(*edited) : request.doc.dump();
-  }
-  co_return true;
 }
 
 }  // namespace modelgw::chat

@@ -1,11 +1,10 @@
-// POST /v1/chat/completions, stage by stage: read and validate the body
-// (chat_request), expand a named prompt (prompts/), apply the tenant's PII
-// policy (pii/guard), plan the models that may serve it (route_plan), hold
-// what it may cost against rate limits, budgets and credits (spend_step,
-// budget/admission), try them in turn (upstream_attempt, relayed by
-// sse_relay for streams), and record the outcome, settled at its real cost
-// (record). Every authenticated call leaves exactly one
-// usage record.
+// POST /v1/chat/completions and every front door on it (front_door.h), one
+// chain of stages. chat_endpoint.cpp holds the chain's order; each stage
+// with both its start and its end is one file: idempotency_stage.cpp (claim
+// and finish), pii_stage.cpp, spend_stage.cpp (the request-rate hold, the
+// spend hold and the settle), route_plan.cpp, upstream_attempt.cpp (with
+// sse_relay.cpp), record.cpp (usage record and metrics). Every authenticated
+// call leaves exactly one usage record.
 #pragma once
 
 #include "audit/audit_log.h"
@@ -62,6 +61,9 @@ struct ChatDeps {
   std::int64_t default_output_tokens = 4096;  // budget.default_output_tokens: a hold without max_tokens
 };
 
+// Whether the answer sent is kept with its Idempotency-Key: a complete 200.
+bool keeps_answer(const http::ServerCall& call, const Outcome& outcome);
+
 class ChatEndpoint {
  public:
   explicit ChatEndpoint(ChatDeps deps) : deps_(std::move(deps)), policy_(deps_.retry) {}
@@ -73,16 +75,19 @@ class ChatEndpoint {
 
  private:
   net::Task<void> serve(http::ServerCall& call, Outcome& outcome);
-  // The PII stage: false when the request was answered (blocked, or the mode
+  // The PII stage (pii_stage.cpp): false when the request was answered (blocked, or the mode
   // failed). `source` is the body as it stands; when text is masked, `body`
   // receives the edited body.
   net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string_view source,
                                    std::string& body, Outcome& outcome);
-  // The idempotency stage: false when the request was answered (replayed,
-  // followed, refused). `body` is the request as sent (for its digest).
+  // The idempotency stage (idempotency_stage.cpp): false when the request was
+  // answered (replayed, followed, refused). `body` is the request as sent
+  // (for its digest). Its end keeps the answer with the key when `keep`
+  // (keeps_answer), else frees the key.
   net::Task<bool> take_idempotency_key(http::ServerCall& call, std::string key, const nlohmann::json& body,
                                        Outcome& outcome);
-  // The request-rate stage, before the PII scan: false when the request was
+  net::Task<void> finish_idempotency_key(http::ServerCall& call, Outcome& outcome, bool keep);
+  // The spend stage (spend_stage.cpp). The request rate, held before the PII scan: false when the request was
   // answered (429, 503).
   net::Task<bool> hold_requests(http::ServerCall& call, Outcome& outcome);
   // Answers a refused admission (its headers, reason, audit event); false.

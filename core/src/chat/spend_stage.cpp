@@ -1,6 +1,8 @@
-#include "chat/spend_step.h"
+#include "chat/spend_stage.h"
 
 #include "chat/body_members.h"
+#include "chat/chat_endpoint.h"
+#include "logging/request_log.h"
 
 #include <modelgw/tokenizer.h>
 
@@ -87,6 +89,59 @@ void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::Spe
   if (!outcome.admission) return;
   const std::int64_t tokens = std::max(row.total_tokens, row.prompt_tokens + row.completion_tokens);
   spend->settle(*outcome.admission, row.cost_micros, tokens, row.charges);
+}
+
+net::Task<bool> ChatEndpoint::hold_requests(http::ServerCall& call, Outcome& outcome) {
+  const auth::Principal& principal = *outcome.principal;
+  auto spend = deps_.spend_of_cached(principal);
+  if (!spend) spend = co_await net::offload(deps_.blocking, [&] { return deps_.spend_of(principal); });
+  outcome.spend = spend;
+  if (!spend->limits_anything()) co_return true;
+  budget::Admission admission = co_await deps_.spend->admit_requests(principal, *spend);
+  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  if (!admission.hold.empty()) outcome.requests_admission = std::move(admission);
+  co_return true;
+}
+
+bool ChatEndpoint::refuse_spend(http::ServerCall& call, budget::Admission& admission,
+                                Outcome& outcome) const {
+  const auth::Principal& principal = *outcome.principal;
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  outcome.row.reason = admission.reason;
+  if (deps_.audit != nullptr && !admission.exhausted_account.empty()) {
+    deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted_account,
+                                  admission.exhausted_window_start_unix_ms, call.request_id(),
+                                  principal.describe());
+  }
+  if (!admission.reason.empty()) {
+    logging::for_request(call.request_id()).info("refused: {}", admission.reason);
+  }
+  answer_error(call, *admission.refusal, outcome);
+  return false;
+}
+
+net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatRequest& request, Routing& routing,
+                                         std::string_view body, Outcome& outcome) {
+  const auth::Principal& principal = *outcome.principal;
+  auto spend = outcome.spend;  // looked up by hold_requests
+  if (!spend || !spend->limits_anything()) co_return true;
+  budget::SpendRequest wanted = spend_request(routing, request, deps_.default_output_tokens);
+  wanted.principal = &principal;
+  wanted.spend = spend.get();
+  wanted.feature = outcome.row.feature;
+  wanted.parts = budget::SpendRequest::Parts::all_but_requests;
+  budget::Admission admission = co_await deps_.spend->admit(wanted);
+  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  // The vendor is told the output limit the hold covers, for money and for
+  // tokens per minute alike: it cannot then spend past either.
+  if (admission.holds_output() && (!request.max_tokens || admission.clamped)) {
+    limit_output(routing, body, admission.output_tokens);
+    if (admission.clamped) call.set_header("X-Max-Tokens-Clamped", std::to_string(admission.output_tokens));
+  }
+  outcome.admission = std::move(admission);
+  co_return true;
 }
 
 }  // namespace modelgw::chat
