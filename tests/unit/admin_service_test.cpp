@@ -1,9 +1,9 @@
 // The admin operations the CLI and /internal/v1 share, against a real sqlite
 // store: checks, answers, and that keys never leave but once.
 #include "admin/admin_service.h"
-#include "admin/tenant_gate.h"
 #include "auth/api_key.h"
 #include "storage_fixture.h"
+#include "tenants/tenant_gate.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ using nlohmann::json;
 class AdminServiceTest : public ::testing::Test {
  protected:
   testing::TempStorage db;
-  TenantGate gate{
+  tenants::TenantGate gate{
       *db.storage, 60000,
       pii::PolicyDefaults{"flag", pii::CategorySet::default_critical(), {"block", "mask", "flag"}}};
   AdminService admin{AdminDeps{*db.storage,

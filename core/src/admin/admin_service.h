@@ -5,11 +5,12 @@
 #pragma once
 
 #include "admin/change_log.h"
-#include "admin/tenant_gate.h"
+#include "admin/tenant_settings.h"
 #include "audit/audit_log.h"
 #include "errors/api_error.h"
 #include "plugins/storage.h"
 #include "prompts/prompt_store.h"
+#include "tenants/tenant_gate.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,7 +39,7 @@ struct AdminDeps {
   plugins::Storage& storage;
   std::set<std::string> model_aliases;      // the catalog, for checking a prompt's model
   prompts::PromptStore* prompts = nullptr;  // told about prompt changes; may be null (the CLI)
-  TenantGate* gate = nullptr;               // told about settings changes; may be null (the CLI)
+  tenants::TenantGate* gate = nullptr;      // told about settings changes; may be null (the CLI)
   std::function<std::int64_t()> now_unix_ms;
   SettingsRules settings_rules;      // e.g. the PII modes a tenant may choose
   audit::AuditLog* audit = nullptr;  // where every change is recorded; null: the log line only

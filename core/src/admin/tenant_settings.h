@@ -1,5 +1,6 @@
 // A tenant's settings document: a JSON object of known members, each checked
-// when set. Later capabilities (PII policy, limits, budgets) add members here.
+// when set (merge_settings, for the admin operations); the request path reads
+// it with tenants/stored_settings.h.
 //
 //   disabled: bool   every request of the tenant's keys and tokens gets 403
 //   pii: object      the tenant's PII policy: mode, critical, allow (pii/policy.h)
@@ -15,12 +16,6 @@
 
 namespace modelgw::admin {
 
-struct TenantSettings {
-  bool disabled = false;
-  nlohmann::json pii;          // the stored settings.pii value; null when none
-  nlohmann::json rate_limits;  // the stored settings.rate_limits object; null when none
-};
-
 // What a settings value is checked against.
 struct SettingsRules {
   std::set<std::string> pii_modes;  // the loaded PII mode plugins ("off" is always allowed)
@@ -31,9 +26,5 @@ struct SettingsRules {
 // wrong value.
 nlohmann::json merge_settings(const nlohmann::json& current, const nlohmann::json& patch,
                               const SettingsRules& rules);
-
-// Reads a stored document; members it does not know are ignored, so a newer
-// gateway's settings never stop an older one.
-TenantSettings read_settings(const std::string& settings_json);
 
 }  // namespace modelgw::admin

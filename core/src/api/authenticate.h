@@ -5,12 +5,12 @@
 // blocking pool.
 #pragma once
 
-#include "admin/tenant_gate.h"
 #include "audit/audit_log.h"
 #include "auth/authenticator.h"
 #include "auth/principal.h"
 #include "http/server_call.h"
 #include "net/blocking_pool.h"
+#include "tenants/tenant_gate.h"
 
 #include <optional>
 
@@ -18,7 +18,7 @@ namespace modelgw::api {
 
 struct AuthDeps {
   auth::Authenticator& authenticator;
-  admin::TenantGate& gate;
+  tenants::TenantGate& gate;
   net::BlockingPool& blocking;
   // Rejected credentials and keyset outages are recorded here; may be null.
   audit::AuditLog* audit = nullptr;

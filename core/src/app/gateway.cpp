@@ -2,7 +2,6 @@
 
 #include "admin/admin_routes.h"
 #include "admin/admin_service.h"
-#include "admin/tenant_gate.h"
 #include "api/router.h"
 #include "app/config_loader.h"
 #include "app/drain.h"
@@ -32,6 +31,7 @@
 #include "plugins/provider.h"
 #include "plugins/storage.h"
 #include "responses/response_store.h"
+#include "tenants/tenant_gate.h"
 #include "upstream/proxy.h"
 #include "upstream/upstream_pool.h"
 #include "usage/usage_writer.h"
@@ -60,7 +60,7 @@ struct Gateway::State {
   std::unique_ptr<auth::Authenticator> authenticator;
   std::unique_ptr<prompts::PromptStore> prompts;
   std::unique_ptr<pii::Detector> pii_detector;
-  std::unique_ptr<admin::TenantGate> gate;
+  std::unique_ptr<tenants::TenantGate> gate;
   std::unique_ptr<budget::StorageLeases> leases;
   std::unique_ptr<budget::Ledger> ledger;
   std::unique_ptr<budget::LedgerKeeper> keeper;
@@ -182,8 +182,8 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   s.pii_detector = std::make_unique<pii::Detector>();
   spdlog::info("PII policy: default mode '{}', {} mode plugin(s)", config.pii.default_mode,
                config.pii.modes.size());
-  s.gate = std::make_unique<admin::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms, pii_defaults,
-                                               rate_defaults_of(config));
+  s.gate = std::make_unique<tenants::TenantGate>(*s.storage, config.auth.key_cache_ttl_ms, pii_defaults,
+                                                 rate_defaults_of(config));
   std::set<std::string> aliases;
   for (const auto& [alias, entry] : config.catalog) aliases.insert(alias);
   // The audit log: admin changes, PII decisions, budget exhaustion, rejected
@@ -212,7 +212,7 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   s.loops = std::make_unique<net::EventLoops>(sc.event_loops);
   s.blocking = std::make_unique<net::BlockingPool>(sc.blocking_threads);
   s.queries = std::make_unique<api::QueryLane>(sc.query_threads, sc.max_queries_per_tenant);
-  admin::TenantGate* gate = s.gate.get();
+  tenants::TenantGate* gate = s.gate.get();
   // Spend control: leases from the store, spent in memory (budget/ledger.h).
   // A store without the ABI 1.2 hooks meters nothing and says so.
   if (s.storage->supports_spend_control()) {

@@ -5,12 +5,12 @@
 // at once, one made by another process (the CLI) within the TTL.
 #pragma once
 
-#include "admin/tenant_settings.h"
 #include "auth/principal.h"
 #include "budget/tenant_spend.h"
 #include "errors/api_error.h"
 #include "pii/policy.h"
 #include "plugins/storage.h"
+#include "tenants/stored_settings.h"
 #include "util/single_flight.h"
 
 #include <chrono>
@@ -20,7 +20,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace modelgw::admin {
+namespace modelgw::tenants {
 
 class TenantGate {
  public:
@@ -69,4 +69,4 @@ class TenantGate {
   util::SingleFlight<Entry> fetches_;
 };
 
-}  // namespace modelgw::admin
+}  // namespace modelgw::tenants

@@ -1,10 +1,10 @@
-#include "admin/tenant_gate.h"
+#include "tenants/tenant_gate.h"
 
 #include <spdlog/spdlog.h>
 
 #include <mutex>
 
-namespace modelgw::admin {
+namespace modelgw::tenants {
 
 namespace {
 
@@ -138,4 +138,4 @@ void TenantGate::forget(const std::string& tenant_name) {
   ++generation_;
 }
 
-}  // namespace modelgw::admin
+}  // namespace modelgw::tenants
