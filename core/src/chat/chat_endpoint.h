@@ -1,6 +1,7 @@
 // POST /v1/chat/completions and every front door on it (front_door.h), one
 // chain of stages. chat_endpoint.cpp holds the chain's order; each stage
-// with both its start and its end is one file: idempotency_stage.cpp (claim
+// with both its start and its end is one file: read_stage.cpp (size,
+// headers, parse, the door's translation, checks), idempotency_stage.cpp (claim
 // and finish), pii_stage.cpp, spend_stage.cpp (the request-rate hold, the
 // spend hold and the settle), route_plan.cpp, upstream_attempt.cpp (with
 // sse_relay.cpp), record.cpp (usage record and metrics). Every authenticated
@@ -74,7 +75,27 @@ class ChatEndpoint {
                          const FrontDoor* door = nullptr);
 
  private:
+  // What one stage hands the next.
+  struct Flow {
+    std::optional<std::string> idempotency_key;  // the header's value, checked
+    std::string_view text;                       // the body as the upstream will see it: as sent, or `edited`
+    std::string edited;  // the body after a door's translation, a prompt's expansion or a mask
+    nlohmann::json doc;  // the parsed body, until the chat request takes it
+    std::optional<ChatRequest> request;
+    const std::vector<const catalog::ModelRoute*>* candidates = nullptr;  // the alias's models
+    Routing routing;
+  };
+
   net::Task<void> serve(http::ServerCall& call, Outcome& outcome);
+  // The read stage (read_stage.cpp): each false when the request was answered.
+  bool admit(http::ServerCall& call, Outcome& outcome) const;
+  bool read_headers(http::ServerCall& call, Flow& flow, Outcome& outcome) const;
+  bool read_body(http::ServerCall& call, Flow& flow, Outcome& outcome) const;
+  net::Task<bool> open_door(http::ServerCall& call, Flow& flow, Outcome& outcome);
+  bool validate(http::ServerCall& call, Flow& flow, Outcome& outcome) const;
+  // Routing and the upstream exchange, with each model of the route in turn.
+  bool route(http::ServerCall& call, Flow& flow, Outcome& outcome) const;
+  net::Task<void> exchange(http::ServerCall& call, Flow& flow, Outcome& outcome);
   // The PII stage (pii_stage.cpp): false when the request was answered (blocked, or the mode
   // failed). `source` is the body as it stands; when text is masked, `body`
   // receives the edited body.
