@@ -16,6 +16,7 @@ class FakeUpstream {
   ~FakeUpstream();
 
   int port() const { return port_; }
+  int pid() const { return process_ ? process_->pid() : 0; }
   // GET /_fake/requests: what the gateway sent, oldest first.
   nlohmann::json requests() const;
   // The last recorded request whose body mentions `marker` (null if none).

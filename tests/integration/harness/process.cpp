@@ -1,13 +1,18 @@
 #include "harness/process.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <system_error>
 
 namespace it {
 
@@ -64,14 +69,74 @@ bool PipeDrain::wait_closed(std::chrono::milliseconds timeout) const {
   return changed_.wait_for(lock, timeout, [&] { return closed_; });
 }
 
+namespace {
+
+// The exit code of a wait status: the code, or 256 + the signal that killed it.
+int exit_code(int wait_status) {
+  return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 256 + WTERMSIG(wait_status);
+}
+
+// The test's environment with `overrides` set on top, as "NAME=value" lines.
+std::vector<std::string> child_environment(const Env& overrides) {
+  Env all;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view line(*entry);
+    const auto eq = line.find('=');
+    if (eq != std::string_view::npos)
+      all.emplace(std::string(line.substr(0, eq)), std::string(line.substr(eq + 1)));
+  }
+  for (const auto& [name, value] : overrides) all[name] = value;
+  std::vector<std::string> lines;
+  lines.reserve(all.size());
+  for (const auto& [name, value] : all) lines.push_back(name + "=" + value);
+  return lines;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  out.reserve(strings.size() + 1);
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
 ChildProcess::ChildProcess(const std::string& program, const std::vector<std::string>& args, const Env& env,
                            const std::string& stderr_copy) {
   Poco::Pipe out;
   Poco::Pipe err;
-  Poco::Process::Env penv(env.begin(), env.end());
-  handle_ = std::make_unique<Poco::ProcessHandle>(
-      Poco::Process::launch(program, args, std::string(), nullptr, &out, &err, penv));
-  pid_ = handle_->id();
+  // Everything the child needs is built before fork: between fork and exec it
+  // may only make async-signal-safe calls (other threads may hold locks).
+  std::vector<std::string> argv_strings{program};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<std::string> env_strings = child_environment(env);
+  const std::vector<char*> argv = pointers(argv_strings);
+  const std::vector<char*> envp = pointers(env_strings);
+  const int out_fd = out.writeHandle();
+  const int err_fd = err.writeHandle();
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork " + program);
+  if (pid == 0) {
+    // Killed with this process, however it dies (an abort, SIGSEGV, ctest's
+    // SIGKILL at its timeout), so no gateway or fake outlives a crashed test.
+    // If the parent died before prctl took effect, getppid() already differs.
+    // The signal follows the launching thread: children are launched from
+    // the test's own thread, which lives as long as the process.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(127);
+    if (::dup2(out_fd, STDOUT_FILENO) < 0 || ::dup2(err_fd, STDERR_FILENO) < 0) ::_exit(127);
+    // Only stdin, stdout and stderr are inherited.
+    if (::close_range(3, ~0U, 0) != 0) {
+      for (long fd = 3, open_max = ::sysconf(_SC_OPEN_MAX); fd < open_max && fd < 65536; ++fd)
+        ::close(static_cast<int>(fd));
+    }
+    ::execvpe(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  pid_ = pid;
+  out.close(Poco::Pipe::CLOSE_WRITE);
+  err.close(Poco::Pipe::CLOSE_WRITE);
   out_ = std::make_unique<PipeDrain>(out, std::string());
   err_ = std::make_unique<PipeDrain>(err, stderr_copy);
 }
@@ -84,9 +149,10 @@ ChildProcess::~ChildProcess() {
 
 std::optional<int> ChildProcess::try_wait() {
   if (exit_code_) return exit_code_;
-  if (!handle_) return std::nullopt;
-  const int code = handle_->tryWait();
-  if (code != -1) exit_code_ = code;
+  if (pid_ <= 0) return std::nullopt;
+  int status = 0;
+  if (::waitpid(pid_, &status, WNOHANG) != pid_) return std::nullopt;
+  exit_code_ = exit_code(status);
   return exit_code_;
 }
 
@@ -108,7 +174,9 @@ int ChildProcess::stop(std::chrono::milliseconds grace) {
   send_signal(SIGTERM);
   if (auto code = wait_exit(grace)) return *code;
   send_signal(SIGKILL);
-  handle_->wait();  // reaps; SIGKILL cannot be ignored
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }  // reaps; SIGKILL cannot be ignored
   exit_code_ = -1;
   return -1;
 }

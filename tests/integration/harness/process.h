@@ -1,10 +1,11 @@
 // A child process with its stdout and stderr drained on threads, so it never
 // blocks on a full pipe, and a test can wait (boundedly) for what it prints.
-// The destructor always ends and reaps the child: SIGTERM, then SIGKILL.
+// The destructor always ends and reaps the child: SIGTERM, then SIGKILL. A
+// child is also killed (PR_SET_PDEATHSIG) when the test process dies without
+// running destructors: an abort, a signal, ctest's kill at its timeout.
 #pragma once
 
 #include <Poco/Pipe.h>
-#include <Poco/Process.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -62,7 +63,7 @@ class ChildProcess {
   const PipeDrain& stdout_drain() const { return *out_; }
   const PipeDrain& stderr_drain() const { return *err_; }
 
-  // The exit code (Poco's: 256 + signal when killed by one), if it has exited.
+  // The exit code (256 + signal when killed by one), if it has exited.
   std::optional<int> try_wait();
   std::optional<int> wait_exit(std::chrono::milliseconds timeout);
   void send_signal(int sig) const;
@@ -71,7 +72,6 @@ class ChildProcess {
   int stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
 
  private:
-  std::unique_ptr<Poco::ProcessHandle> handle_;
   int pid_ = 0;
   std::optional<int> exit_code_;
   std::unique_ptr<PipeDrain> out_;
