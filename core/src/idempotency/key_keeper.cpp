@@ -2,8 +2,6 @@
 
 #include "logging/request_log.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 namespace modelgw::idempotency {
@@ -16,8 +14,6 @@ constexpr auto kStoragePoll = std::chrono::milliseconds(100);
 constexpr auto kFollowerPoll = std::chrono::milliseconds(1000);
 // Rounds of "the first failed, take the key again" before giving up.
 constexpr int kMaxRounds = 8;
-constexpr std::int64_t kPurgeBatch = 1000;
-constexpr int kMaxPurgeBatches = 100;
 
 errors::ApiError key_reused() {
   return errors::ApiError{
@@ -61,7 +57,12 @@ errors::ApiError unavailable() {
 
 KeyKeeper::KeyKeeper(plugins::Storage& storage, net::BlockingPool& blocking,
                      config::IdempotencyConfig options)
-    : storage_(storage), blocking_(blocking), options_(options) {}
+    : storage_(storage),
+      blocking_(blocking),
+      options_(options),
+      purge_("idempotency", "expired keys", [this](std::int64_t now, std::int64_t limit) {
+        return storage_.purge_idempotency(now, limit);
+      }) {}
 
 std::int64_t KeyKeeper::now_unix_ms() {
   using namespace std::chrono;
@@ -280,32 +281,8 @@ void KeyKeeper::forget(const Flight& flight) {
   if (it != flights_.end() && it->second.get() == &flight) flights_.erase(it);
 }
 
-std::int64_t KeyKeeper::purge_once() {
-  std::int64_t total = 0;
-  const std::int64_t now = now_unix_ms();
-  for (int i = 0; i < kMaxPurgeBatches; ++i) {
-    const std::int64_t removed = storage_.purge_idempotency(now, kPurgeBatch);
-    total += removed;
-    if (removed < kPurgeBatch) break;
-  }
-  return total;
-}
-
 void KeyKeeper::start() {
-  const auto interval = std::chrono::milliseconds(options_.purge_interval_ms);
-  purge_thread_.start(interval, [this, interval] {
-    try {
-      const std::int64_t removed = purge_once();
-      if (purge_failing_) spdlog::info("idempotency: purging expired keys works again");
-      purge_failing_ = false;
-      if (removed > 0) spdlog::debug("idempotency: purged {} expired keys", removed);
-    } catch (const std::exception& e) {
-      // One line per change of state, not per attempt.
-      if (!purge_failing_) spdlog::warn("idempotency: purging expired keys failed: {}", e.what());
-      purge_failing_ = true;
-    }
-    return interval;
-  });
+  purge_.start(std::chrono::milliseconds(options_.purge_interval_ms));
 }
 
 }  // namespace modelgw::idempotency

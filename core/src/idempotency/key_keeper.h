@@ -17,7 +17,7 @@
 #include "idempotency/flight.h"
 #include "net/blocking_pool.h"
 #include "plugins/storage.h"
-#include "util/periodic_thread.h"
+#include "util/batch_purge.h"
 
 #include <chrono>
 #include <cstdint>
@@ -39,7 +39,7 @@ class KeyKeeper {
 
   // The thread that purges expired keys every purge_interval_ms.
   void start();
-  void stop() { purge_thread_.stop(); }  // idempotent
+  void stop() { purge_.stop(); }  // idempotent
 
   struct Step {
     // Set when this request makes the call: its answer is captured (the
@@ -59,9 +59,6 @@ class KeyKeeper {
   // else frees the key; then the flight's followers are released.
   net::Task<void> finish(std::shared_ptr<Flight> flight, bool keep);
 
-  // Runs one purge now (the thread's body); returns how many were removed.
-  std::int64_t purge_once();
-
  private:
   enum class Followed { answered, refused, free, timed_out, gone };
   using Clock = std::chrono::steady_clock;
@@ -79,8 +76,7 @@ class KeyKeeper {
   std::mutex flights_mutex_;
   std::map<std::pair<std::int64_t, std::string>, std::shared_ptr<Flight>> flights_;
 
-  bool purge_failing_ = false;  // the purge thread's alone
-  util::PeriodicThread purge_thread_;
+  util::BatchPurge purge_;
 };
 
 }  // namespace modelgw::idempotency

@@ -12,11 +12,8 @@
 namespace modelgw::responses {
 namespace {
 
-constexpr std::int64_t kPurgeBatch = 1000;
-constexpr int kMaxPurgeBatches = 100;
-
-errors::ApiError not_kept(const std::string& id, bool first) {
-  return errors::bad_request(
+http::ApiError not_kept(const std::string& id, bool first) {
+  return http::bad_request(
       "previous_response_not_found",
       first ? "previous response '" + errors::input_excerpt(id) +
                   "' is not kept: it was never stored (store: false), expired, was deleted, "
@@ -35,42 +32,22 @@ std::int64_t ResponseStore::now_unix_ms() {
 
 ResponseStore::ResponseStore(plugins::Storage& storage, net::BlockingPool& blocking,
                              config::ResponsesConfig config)
-    : storage_(storage), blocking_(blocking), config_(config) {}
+    : storage_(storage),
+      blocking_(blocking),
+      config_(config),
+      purge_("responses", "expired responses",
+             [this](std::int64_t now, std::int64_t limit) { return storage_.response_purge(now, limit); }) {}
 
 ResponseStore::~ResponseStore() {
   stop();
 }
 
 void ResponseStore::stop() {
-  purge_thread_.stop();
-}
-
-std::int64_t ResponseStore::purge_once() {
-  std::int64_t total = 0;
-  const std::int64_t now = now_unix_ms();
-  for (int i = 0; i < kMaxPurgeBatches; ++i) {
-    const std::int64_t removed = storage_.response_purge(now, kPurgeBatch);
-    total += removed;
-    if (removed < kPurgeBatch) break;
-  }
-  return total;
+  purge_.stop();
 }
 
 void ResponseStore::start() {
-  const auto interval = std::chrono::milliseconds(config_.purge_interval_ms);
-  purge_thread_.start(interval, [this, interval]() -> std::chrono::milliseconds {
-    try {
-      const std::int64_t removed = purge_once();
-      if (purge_failing_) spdlog::info("responses: purging expired responses works again");
-      purge_failing_ = false;
-      if (removed > 0) spdlog::debug("responses: purged {} expired responses", removed);
-    } catch (const std::exception& e) {
-      // One line per change of state, not per attempt.
-      if (!purge_failing_) spdlog::warn("responses: purging expired responses failed: {}", e.what());
-      purge_failing_ = true;
-    }
-    return interval;
-  });
+  purge_.start(std::chrono::milliseconds(config_.purge_interval_ms));
 }
 
 net::Task<std::variant<nlohmann::json, errors::ApiError>> ResponseStore::conversation(std::int64_t tenant_id,

@@ -11,7 +11,7 @@
 #include "errors/api_error.h"
 #include "net/blocking_pool.h"
 #include "plugins/storage.h"
-#include "util/periodic_thread.h"
+#include "util/batch_purge.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,17 +43,13 @@ class ResponseStore {
   std::int64_t expires_at(std::int64_t created_unix_ms) const {
     return created_unix_ms + config_.retention_ms;
   }
-  // Deletes what expired, in batches; how many.
-  std::int64_t purge_once();
-
   plugins::Storage& storage() { return storage_; }
 
  private:
   plugins::Storage& storage_;
   net::BlockingPool& blocking_;
   config::ResponsesConfig config_;
-  util::PeriodicThread purge_thread_;
-  bool purge_failing_ = false;  // purge thread only
+  util::BatchPurge purge_;
 };
 
 }  // namespace modelgw::responses
