@@ -249,6 +249,26 @@ TEST(ResponseEventsTest, TextThenAToolCallAreTwoItemsInOrder) {
   EXPECT_EQ(done["created_at"], 5);
 }
 
+TEST(ResponseEventsTest, AKeptStreamEndsWithTheResponseThatWasKept) {
+  // Two writers fed the same chunks; one is asked for the final response
+  // first, as a kept stream's shaper does before the stream ends.
+  ResponseEventWriter kept(json::object(), kRequestId);
+  ResponseEventWriter plain(json::object(), kRequestId);
+  std::string kept_out, plain_out;
+  for (const json& delta : {json{{"role", "assistant"}, {"content", "hel"}}, json{{"content", "lo"}}}) {
+    const std::string chunk =
+        json({{"created", 5}, {"model", "m"}, {"choices", json::array({{{"index", 0}, {"delta", delta}}})}})
+            .dump();
+    ASSERT_TRUE(kept.chunk(chunk, kept_out));
+    ASSERT_TRUE(plain.chunk(chunk, plain_out));
+  }
+  const std::string stored = kept.final_response(StreamUsage{3, 4, 0, 0}).dump();
+  kept.finish(StreamUsage{3, 4, 0, 0}, kept_out);
+  plain.finish(StreamUsage{3, 4, 0, 0}, plain_out);
+  EXPECT_EQ(kept_out, plain_out) << "the stream is the same whether it was kept or not";
+  EXPECT_EQ(json::parse(kept_out.substr(kept_out.rfind("data: ") + 6))["response"].dump(), stored);
+}
+
 TEST(ResponseEventsTest, AFailureEndsTheStreamWithFailedThenError) {
   ResponseEventWriter writer(json::object(), kRequestId);
   std::string out;

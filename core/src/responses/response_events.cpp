@@ -29,14 +29,17 @@ json ResponseEventWriter::response(std::string_view status) const {
   return r;
 }
 
+void ResponseEventWriter::stamp() {
+  if (created_at_ != 0) return;
+  created_at_ =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+}
+
 void ResponseEventWriter::start(std::string& out) {
   if (started_) return;
   started_ = true;
-  if (created_at_ == 0) {
-    created_at_ =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-  }
+  stamp();
   event("response.created", json{{"response", response("in_progress")}}, out);
   event("response.in_progress", json{{"response", response("in_progress")}}, out);
 }
@@ -203,7 +206,10 @@ bool ResponseEventWriter::chunk(std::string_view chunk_json, std::string& out) {
   return true;
 }
 
-json ResponseEventWriter::final_response(const std::optional<StreamUsage>& usage) const {
+const json& ResponseEventWriter::final_response(const std::optional<StreamUsage>& usage) {
+  if (final_) return *final_;
+  // The stream's created_at, which the events before this one carry.
+  stamp();
   json r = response_skeleton(echo_, request_id_, created_at_, model_, "completed");
   for (Item item : items_) {
     item.done = true;
@@ -215,7 +221,7 @@ json ResponseEventWriter::final_response(const std::optional<StreamUsage>& usage
   } else if (!chunk_usage_.is_null()) {
     r["usage"] = responses_usage(chunk_usage_);
   }
-  return r;
+  return final_.emplace(std::move(r));
 }
 
 void ResponseEventWriter::finish(const std::optional<StreamUsage>& usage, std::string& out) {
@@ -223,7 +229,9 @@ void ResponseEventWriter::finish(const std::optional<StreamUsage>& usage, std::s
   start(out);
   for (auto& item : items_) close(item, out);
   ended_ = true;
-  json r = final_response(usage);
+  final_response(usage);  // unless the answer was kept, which built it already
+  json r = std::move(*final_);
+  final_.reset();
   const std::string type = r["status"] == "incomplete" ? "response.incomplete" : "response.completed";
   event(type, json{{"response", std::move(r)}}, out);
 }

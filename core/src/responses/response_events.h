@@ -39,8 +39,9 @@ class ResponseEventWriter {
   // The stream failed after it began.
   void fail(const errors::ApiError& error, std::string& out);
   // The response finish() ends the stream with (every item completed), for
-  // whoever keeps it before it is sent.
-  nlohmann::json final_response(const std::optional<StreamUsage>& usage) const;
+  // whoever keeps it before it is sent. Built once, after the last chunk:
+  // finish() sends this very object (the first call's usage stands).
+  const nlohmann::json& final_response(const std::optional<StreamUsage>& usage);
 
  private:
   struct Item {
@@ -54,6 +55,7 @@ class ResponseEventWriter {
     std::string call_id, name, arguments;
   };
 
+  void stamp();  // created_at_, when no chunk gave it
   void start(std::string& out);
   void event(std::string_view type, nlohmann::json data, std::string& out);
   Item& open_message(bool refusal, std::string& out);
@@ -74,6 +76,7 @@ class ResponseEventWriter {
   std::optional<std::size_t> message_;                       // index into items_ of the open message
   std::vector<std::pair<std::int64_t, std::size_t>> calls_;  // chat tool index -> items_ index
   nlohmann::json chunk_usage_;                               // a usage member a chunk carried
+  std::optional<nlohmann::json> final_;                      // final_response(), once built
 };
 
 }  // namespace modelgw::responses
