@@ -406,8 +406,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   chat["messages"] = std::move(messages);
 
   if (const auto v = body.find("stream"); v != body.end() && !v->is_null()) {
-    out.stream = require(*v, v->is_boolean(), "stream", "a boolean").get<bool>();
-    chat["stream"] = out.stream;
+    chat["stream"] = require(*v, v->is_boolean(), "stream", "a boolean").get<bool>();
   }
   if (const auto v = body.find("tools"); v != body.end() && !v->is_null()) {
     json tools = chat_tools(*v, out.dropped_tools);

@@ -30,7 +30,6 @@ struct TranslatedRequest {
   // parallel_tool_calls, previous_response_id, reasoning, store, temperature,
   // text, tool_choice, tools, top_p, truncation, user).
   nlohmann::json echo;
-  bool stream = false;
   bool store = false;                      // keep the answered turn
   std::string previous_response_id;        // the conversation it continues; empty: none
   bool has_instructions = false;           // chat.messages[0] is the instructions
