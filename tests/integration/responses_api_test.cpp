@@ -19,43 +19,23 @@ const std::vector<std::string>& vendor_aliases() {
   return all;
 }
 
-std::unique_ptr<Stack> start_responses_stack() {
-  auto stack = std::make_unique<Stack>();
-  stack->fake = std::make_unique<FakeUpstream>(kProviderKey);
-  GatewayOptions options;
-  options.upstream_port = stack->fake->port();
-  options.catalog = {
-      {"gpt", "openai", "gpt-4o-mini"},
-      {"claude", "anthropic", "claude-sonnet-4-5"},
-      {"gemini", "gemini", "gemini-2.5-flash"},
-      {"gpt-cut-2", "openai", "gpt-4o-mini+cut_after=2"},
-      {"claude-cut-2", "anthropic", "claude-sonnet-4-5+cut_after=2"},
-      {"gpt-500", "openai", "gpt-4o-mini+status=500"},
-  };
-  stack->gateway = std::make_unique<Gateway>(std::move(options));
-  stack->gateway->create_tenant("acme");
-  stack->key = stack->gateway->create_key("acme");
-  stack->gateway->start();
-  return stack;
-}
-
-class ResponsesApiTest : public ::testing::Test {
+class ResponsesApiTest : public SharedStackTest<ResponsesApiTest> {
  public:
-  static void SetUpTestSuite() {
-    try {
-      stack_ = start_responses_stack();
-    } catch (const std::exception& e) {
-      setup_error_ = e.what();
-    }
+  // One alias per vendor, and the faults the tests need.
+  static GatewayOptions stack_options() {
+    GatewayOptions options;
+    options.catalog = {
+        {"gpt", "openai", "gpt-4o-mini"},
+        {"claude", "anthropic", "claude-sonnet-4-5"},
+        {"gemini", "gemini", "gemini-2.5-flash"},
+        {"gpt-cut-2", "openai", "gpt-4o-mini+cut_after=2"},
+        {"claude-cut-2", "anthropic", "claude-sonnet-4-5+cut_after=2"},
+        {"gpt-500", "openai", "gpt-4o-mini+status=500"},
+    };
+    return options;
   }
-  static void TearDownTestSuite() { stack_.reset(); }
 
  protected:
-  void SetUp() override { ASSERT_NE(stack_, nullptr) << "suite setup failed: " << setup_error_; }
-  static Stack& stack() { return *stack_; }
-  static int port() { return stack_->port(); }
-  static const std::string& key() { return stack_->key.key; }
-
   static HttpResponse post_responses(const json& body, Headers extra = {}) {
     HttpRequest req;
     req.path = "/v1/responses";
@@ -68,9 +48,6 @@ class ResponsesApiTest : public ::testing::Test {
     body["stream"] = true;
     return stream_chat(port(), key(), body.dump(), 10000, extra, "/v1/responses");
   }
-
-  static inline std::unique_ptr<Stack> stack_;
-  static inline std::string setup_error_;
 };
 
 std::string suffix_of(const std::string& request_id) {

@@ -30,12 +30,16 @@ std::unique_ptr<Stack> start_stack(GatewayOptions options = {});
 int upstream_calls(const Stack& stack, const std::string& marker);
 
 // One stack per test suite: `class MyTest : public SharedStackTest<MyTest> {};`
+// A suite whose stack needs other options declares its own
+// `static GatewayOptions stack_options()`.
 template <typename Suite>
 class SharedStackTest : public ::testing::Test {
  public:
+  static GatewayOptions stack_options() { return {}; }
+
   static void SetUpTestSuite() {
     try {
-      stack_ = start_stack();
+      stack_ = start_stack(Suite::stack_options());
     } catch (const std::exception& e) {
       setup_error_ = e.what();
     }
