@@ -11,6 +11,7 @@
 #pragma once
 
 #include "audit/audit_event.h"
+#include "util/line_journal.h"
 
 #include <cstdint>
 #include <deque>
@@ -23,9 +24,6 @@ class AuditJournal {
   // Opens (creating the folder and file) and locks `path`; counts the events
   // an earlier run left. Throws std::runtime_error naming the path.
   explicit AuditJournal(std::string path);
-  ~AuditJournal();
-  AuditJournal(const AuditJournal&) = delete;
-  AuditJournal& operator=(const AuditJournal&) = delete;
 
   // Appends the events, in order, as one write and syncs it; on failure the
   // file is cut back and `why` says what the system said.
@@ -37,13 +35,11 @@ class AuditJournal {
   bool clear(std::string& why);
 
   std::uint64_t events() const { return events_; }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  std::string path_;
-  int fd_ = -1;
+  util::LineJournal file_;
   std::uint64_t events_ = 0;
-  std::uint64_t bytes_ = 0;
 };
 
 }  // namespace modelgw::audit

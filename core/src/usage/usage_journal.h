@@ -11,6 +11,7 @@
 #pragma once
 
 #include "plugins/storage.h"
+#include "util/line_journal.h"
 
 #include <cstdint>
 #include <functional>
@@ -25,9 +26,6 @@ class UsageJournal {
   // the records an earlier run left. Throws std::runtime_error naming the path
   // when it cannot.
   explicit UsageJournal(std::string path);
-  ~UsageJournal();
-  UsageJournal(const UsageJournal&) = delete;
-  UsageJournal& operator=(const UsageJournal&) = delete;
 
   // Writes the rows as one append and syncs it. On failure (disk full, I/O
   // error) the file is cut back to where it was, `why` says what the system
@@ -43,14 +41,12 @@ class UsageJournal {
               std::uint64_t& replayed, std::uint64_t& skipped, std::string& why);
 
   std::uint64_t records() const { return records_; }
-  std::uint64_t bytes() const { return bytes_; }
-  const std::string& path() const { return path_; }
+  std::uint64_t bytes() const { return file_.bytes(); }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  std::string path_;
-  int fd_ = -1;
+  util::LineJournal file_;
   std::uint64_t records_ = 0;
-  std::uint64_t bytes_ = 0;
 };
 
 }  // namespace modelgw::usage
