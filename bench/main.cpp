@@ -332,6 +332,32 @@ void run_responses(const Options& o, Environment& env, const std::string& chat_b
             << static_cast<long>(base.gateway_cpu_us_per_request) << " us): store false " << ratio(unstored)
             << "x, kept " << ratio(kept) << "x; errors "
             << base.load.errors + unstored.load.errors + kept.load.errors << "\n";
+
+  // Time to first event of streams, as scenario (c) opens them: chat's, and
+  // the Responses API's typed events for the same answer.
+  const Target gateway{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(),
+                       Environment::kSseAlias};
+  auto streams = [&](const char* what, StreamApi api) {
+    progress(std::string("(e) ") + std::to_string(s.sse_streams) + " " + what + " streams at " +
+             std::to_string(static_cast<int>(s.sse_open_rate)) + "/s, an event every " +
+             std::to_string(s.sse_interval_ms) + " ms");
+    SseScenario r = run_sse(s, gateway, &g_interrupted, api);
+    check_gateway_alive(env, "responses");
+    progress("  " + std::to_string(r.result.completed) + " completed, " + std::to_string(r.result.errors) +
+             " errors, first event p50 " + std::to_string(r.result.first_event_latency.p50_us) + " us");
+    settle();
+    return r;
+  };
+  if (g_interrupted) return;
+  const SseScenario chat_streams = streams("chat completions", StreamApi::chat);
+  if (g_interrupted) return;
+  const SseScenario responses_streams = streams("responses", StreamApi::responses);
+  const auto& c = chat_streams.result;
+  const auto& r = responses_streams.result;
+  std::cout << "(e) responses: streamed, first event p50 " << r.first_event_latency.p50_us << " us, p99 "
+            << r.first_event_latency.p99_us << " us (chat's " << c.first_event_latency.p50_us << " us, "
+            << c.first_event_latency.p99_us << " us); completed " << r.completed << " of " << r.requested
+            << " (chat " << c.completed << " of " << c.requested << ")\n";
 }
 
 // One request through nginx, so a broken baseline fails with a clear message.

@@ -74,16 +74,25 @@ OpenLoopResult run_latency(const ScenarioSettings& s, const Target& t, const std
   return run_open_loop(o);
 }
 
-SseScenario run_sse(const ScenarioSettings& s, const Target& t, const std::atomic<bool>* interrupted) {
+SseScenario run_sse(const ScenarioSettings& s, const Target& t, const std::atomic<bool>* interrupted,
+                    StreamApi api) {
   SseScenario out;
-  const std::string body =
-      nlohmann::json{{"model", t.sse_model},
-                     {"stream", true},
-                     {"messages", {{{"role", "user"}, {"content", "Hold this stream open."}}}}}
-          .dump();
   StreamOptions so;
   so.port = t.port;
-  so.request = chat_request(t, body);
+  if (api == StreamApi::responses) {
+    const std::string body =
+        nlohmann::json{
+            {"model", t.sse_model}, {"stream", true}, {"store", false}, {"input", "Hold this stream open."}}
+            .dump();
+    so.request = build_request("POST", "/v1/responses", t.bearer, body);
+  } else {
+    const std::string body =
+        nlohmann::json{{"model", t.sse_model},
+                       {"stream", true},
+                       {"messages", {{{"role", "user"}, {"content", "Hold this stream open."}}}}}
+            .dump();
+    so.request = chat_request(t, body);
+  }
   so.streams = s.sse_streams;
   so.open_rate = s.sse_open_rate;
   so.expected_content = expected_content(s.sse_events);

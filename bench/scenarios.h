@@ -75,8 +75,13 @@ struct SseScenario {
   bool all_completed() const { return result.requested > 0 && result.completed == result.requested; }
 };
 
+// Which API the streams of run_sse ask: POST /v1/chat/completions, or
+// POST /v1/responses (modelgw only; `store: false`).
+enum class StreamApi { chat, responses };
+
 // (c) N streams opened at a rate, one event every interval each.
-SseScenario run_sse(const ScenarioSettings& s, const Target& t, const std::atomic<bool>* interrupted);
+SseScenario run_sse(const ScenarioSettings& s, const Target& t, const std::atomic<bool>* interrupted,
+                    StreamApi api = StreamApi::chat);
 
 struct AttackScenario {
   AttackStats attack;          // at the end of the measured window

@@ -302,6 +302,19 @@ class Holder {
     if (json.is_discarded() || !json.is_object())
       return fail(i, "bad event", "not a JSON object: " + data.substr(0, 120));
     if (json.contains("error")) return fail(i, "error event", data.substr(0, 200));
+    if (const auto type = json.find("type"); type != json.end() && type->is_string()) {
+      // A Responses API event; chat chunks have no `type`.
+      const auto& name = type->get_ref<const std::string&>();
+      if (name == "response.output_text.delta") {
+        const auto delta = json.find("delta");
+        if (delta != json.end() && delta->is_string()) s.content += delta->get<std::string>();
+      } else if (name == "response.completed" || name == "response.incomplete") {
+        s.done_seen = true;  // as [DONE]: the content check says whether it is whole
+      } else if (name == "response.failed") {
+        return fail(i, "error event", data.substr(0, 200));
+      }
+      return;
+    }
     const auto choices = json.find("choices");
     if (choices == json.end() || !choices->is_array() || choices->empty()) return;  // e.g. the usage chunk
     const auto& delta = (*choices)[0].value("delta", nlohmann::json::object());

@@ -1,6 +1,8 @@
 // Opens N streaming chat requests (at once, or at a given rate) over non-blocking raw sockets, holds
 // them all open in one epoll loop, and checks that each one answers 200,
-// delivers every chunk and ends with "data: [DONE]".
+// delivers every chunk and ends with "data: [DONE]". Streams of the
+// Responses API (POST /v1/responses) are read too: their text comes in
+// response.output_text.delta events, and response.completed ends them.
 #pragma once
 
 #include "stats.h"
@@ -16,7 +18,7 @@ namespace bench {
 
 struct StreamOptions {
   std::uint16_t port = 0;
-  std::string request;  // complete HTTP/1.1 request bytes (a "stream": true chat request)
+  std::string request;  // complete HTTP/1.1 request bytes (a "stream": true chat or Responses request)
   int streams = 1000;
   std::string expected_content;  // the concatenated deltas every stream must deliver
   double open_rate = 0;          // new streams per second; 0: all at once
