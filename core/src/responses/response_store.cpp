@@ -12,8 +12,8 @@
 namespace modelgw::responses {
 namespace {
 
-http::ApiError not_kept(const std::string& id, bool first) {
-  return http::bad_request(
+errors::ApiError not_kept(const std::string& id, bool first) {
+  return errors::bad_request(
       "previous_response_not_found",
       first ? "previous response '" + errors::input_excerpt(id) +
                   "' is not kept: it was never stored (store: false), expired, was deleted, "
