@@ -43,17 +43,21 @@ mgw_status response_put(mgw_storage* storage, const mgw_response_record* record,
   return guarded(error, "response put", [&] {
     auto& db = database_of(storage);
     const auto r = sdk::response_put_arg(record);
+    // Both statements take the record's seven values as ?1 to ?7.
+    const auto bind_record = [&r](auto& statement) {
+      statement.bind(1, r.tenant_id);
+      statement.bind(2, r.id);
+      statement.bind(3, r.previous_id);
+      statement.bind(4, r.created_unix_ms);
+      statement.bind(5, r.expires_unix_ms);
+      statement.bind(6, r.input_json);
+      statement.bind(7, r.response_json);
+    };
     return db.write([&](Connection& c) {
       auto same = c.statement(
           "SELECT previous_id = ?3 AND created_unix_ms = ?4 AND expires_unix_ms = ?5 AND input_json = ?6 "
           "AND response_json = ?7 FROM responses WHERE tenant_id = ?1 AND id = ?2");
-      same.bind(1, r.tenant_id);
-      same.bind(2, r.id);
-      same.bind(3, r.previous_id);
-      same.bind(4, r.created_unix_ms);
-      same.bind(5, r.expires_unix_ms);
-      same.bind(6, r.input_json);
-      same.bind(7, r.response_json);
+      bind_record(same);
       if (same.step()) {
         if (same.int64(0) == 0)
           throw Failure(MGW_CONFLICT, "response " + std::string(r.id) + " of tenant " +
@@ -63,13 +67,7 @@ mgw_status response_put(mgw_storage* storage, const mgw_response_record* record,
       }
       auto insert = c.statement(std::string("INSERT INTO responses (") + kResponseColumns +
                                 ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-      insert.bind(1, r.tenant_id);
-      insert.bind(2, r.id);
-      insert.bind(3, r.previous_id);
-      insert.bind(4, r.created_unix_ms);
-      insert.bind(5, r.expires_unix_ms);
-      insert.bind(6, r.input_json);
-      insert.bind(7, r.response_json);
+      bind_record(insert);
       insert.run();
       return MGW_OK;
     });

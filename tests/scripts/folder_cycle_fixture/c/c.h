@@ -1,2 +1,1 @@
 #include "a/a.h"
-#include <vector>
