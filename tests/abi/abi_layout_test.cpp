@@ -23,7 +23,7 @@ static_assert(offsetof(mgw_plugin_descriptor, abi_major) == 4 && offsetof(mgw_pl
 static_assert(offsetof(mgw_plugin_descriptor, name) == 16 && offsetof(mgw_plugin_descriptor, hooks) == 32);
 static_assert(sizeof(mgw_plugin_descriptor) == 40);
 
-static_assert(sizeof(mgw_call_context) == 104 && offsetof(mgw_call_context, stream) == 64 &&
+static_assert(sizeof(mgw_call_context) == 120 && offsetof(mgw_call_context, stream) == 64 &&
               offsetof(mgw_call_context, default_max_tokens) == 72 &&
               offsetof(mgw_call_context, prompt_tokens) == 80 && offsetof(mgw_call_context, members) == 88 &&
               offsetof(mgw_call_context, member_count) == 96);
@@ -32,7 +32,7 @@ static_assert(sizeof(mgw_request_sink) == 48 && offsetof(mgw_request_sink, host_
 static_assert(sizeof(mgw_usage) == 40 && offsetof(mgw_usage, prompt_tokens) == 8);
 static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_after_ms) == 64);
 static_assert(sizeof(mgw_response_sink) == 48 && offsetof(mgw_response_sink, host_data) == 8);
-static_assert(sizeof(mgw_provider_hooks) == 80 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
+static_assert(sizeof(mgw_provider_hooks) == 88 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
 // ABI 1.4: parameters as data.
 static_assert(offsetof(mgw_provider_hooks, on_provider_parameters) == 72);
 static_assert(sizeof(mgw_param_spec) == 40 && offsetof(mgw_param_spec, handling) == 4 &&
@@ -43,13 +43,15 @@ static_assert(sizeof(mgw_param_sink) == 24 && offsetof(mgw_param_sink, callback_
 // The frozen sizes (plugin.h): what each minor defined, which the loader
 // compares against. They never change once released.
 static_assert(MGW_PLUGIN_DESCRIPTOR_SIZE_1_0 == 40 && MGW_HOST_API_SIZE_1_0 == 48);
-static_assert(MGW_PROVIDER_HOOKS_SIZE_1_0 == 72 && MGW_PROVIDER_HOOKS_SIZE_1_4 == 80);
+static_assert(MGW_PROVIDER_HOOKS_SIZE_1_0 == 72 && MGW_PROVIDER_HOOKS_SIZE_1_4 == 80 &&
+              MGW_PROVIDER_HOOKS_SIZE_1_10 == 88 && offsetof(mgw_provider_hooks, on_provider_operations) == 80);
 static_assert(MGW_STORAGE_HOOKS_SIZE_1_0 == 136 && MGW_STORAGE_HOOKS_SIZE_1_2 == 216 &&
               MGW_STORAGE_HOOKS_SIZE_1_3 == 272 && MGW_STORAGE_HOOKS_SIZE_1_5 == 312 &&
               MGW_STORAGE_HOOKS_SIZE_1_9 == 352);
 static_assert(MGW_PII_HOOKS_SIZE_1_0 == 48 && MGW_PII_TEXT_SIZE_1_0 == 60 && MGW_PII_SINK_SIZE_1_0 == 40 &&
               MGW_PII_FINDING_SIZE_1_0 == 40);
-static_assert(MGW_CALL_CONTEXT_SIZE_1_0 == 88 && MGW_CALL_CONTEXT_SIZE_1_1 == 104);
+static_assert(MGW_CALL_CONTEXT_SIZE_1_0 == 88 && MGW_CALL_CONTEXT_SIZE_1_1 == 104 &&
+              MGW_CALL_CONTEXT_SIZE_1_10 == 120 && offsetof(mgw_call_context, operation) == 104);
 static_assert(MGW_USAGE_SIZE_1_0 == 32 && MGW_USAGE_SIZE_1_2 == 40 && MGW_ERROR_INFO_SIZE_1_0 == 72);
 static_assert(MGW_REQUEST_SINK_SIZE_1_0 == 48 && MGW_RESPONSE_SINK_SIZE_1_0 == 48);
 static_assert(MGW_USAGE_RECORD_SIZE_1_0 == 224 && MGW_USAGE_RECORD_SIZE_1_2 == 320 &&
@@ -137,9 +139,9 @@ static_assert(sizeof(mgw_storage_hooks) == 352 && offsetof(mgw_storage_hooks, on
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointNine) {
+TEST(AbiLayout, VersionIsOnePointTen) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 9);
+  EXPECT_EQ(MGW_ABI_MINOR, 10);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

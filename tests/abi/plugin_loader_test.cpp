@@ -182,6 +182,29 @@ TEST(PluginLoaderEdges, ATableOfExactlyTheOneZeroSizeLoadsAndLaterHooksAreAbsent
   EXPECT_FALSE(provider.parameters().has_value());
 }
 
+TEST(PluginLoaderEdges, ATableOfExactlyTheOneFourSizeLoadsAndServesChatOnly) {
+  auto lib = PluginLibrary::load(fixture("provider_exact_1_4"), MGW_KIND_PROVIDER);
+  EXPECT_EQ(lib->hooks<mgw_provider_hooks>().on_provider_operations, nullptr)
+      << "on_provider_operations (1.10) lies past a 1.4 table and must read as absent";
+  modelgw::plugins::Provider provider(lib, provider_config());
+  EXPECT_NE(provider.handle(), nullptr);
+  EXPECT_FALSE(provider.serves_natively(MGW_OPERATION_RESPONSES));
+}
+
+// ABI 1.10: a provider declares what it serves natively; a name the host does
+// not know is ignored, not fatal.
+TEST(ProviderOperations, ADeclaredOperationIsServedNativelyAndAnUnknownOneIgnored) {
+  auto lib = PluginLibrary::load(fixture("provider_operations"), MGW_KIND_PROVIDER);
+  modelgw::plugins::Provider provider(lib, provider_config());
+  EXPECT_TRUE(provider.serves_natively(MGW_OPERATION_RESPONSES));
+  EXPECT_FALSE(provider.serves_natively("telepathy"));
+  EXPECT_FALSE(provider.serves_natively(MGW_OPERATION_CHAT)) << "chat is every provider's, never 'native'";
+
+  auto plain = PluginLibrary::load(fixture("provider_exact_1_0"), MGW_KIND_PROVIDER);
+  modelgw::plugins::Provider old(plain, provider_config());
+  EXPECT_FALSE(old.serves_natively(MGW_OPERATION_RESPONSES));
+}
+
 TEST(PluginLoaderEdges, APluginFromANewerMinorWithLargerStructsLoads) {
   auto lib = PluginLibrary::load(fixture("provider_newer_minor"), MGW_KIND_PROVIDER);
   EXPECT_EQ(lib->descriptor().abi_minor, 99);

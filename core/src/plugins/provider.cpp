@@ -7,6 +7,8 @@
 
 #include <cstring>
 
+#include <spdlog/spdlog.h>
+
 namespace modelgw::plugins {
 
 Provider::Provider(std::shared_ptr<PluginLibrary> library, const config::ProviderConfig& config)
@@ -23,6 +25,7 @@ Provider::Provider(std::shared_ptr<PluginLibrary> library, const config::Provide
   }
   try {
     read_parameters();
+    read_operations();
   } catch (...) {
     hooks_.on_provider_destroy(handle_);
     handle_ = nullptr;
@@ -80,6 +83,48 @@ void Provider::read_parameters() {
 
 Provider::~Provider() {
   if (handle_ != nullptr) hooks_.on_provider_destroy(handle_);
+}
+
+namespace {
+
+// Takes the names of on_provider_operations.
+struct OperationCollector {
+  std::vector<std::string> names;
+  CallbackGuard guard;
+  mgw_text_sink sink{this, [](void* self, mgw_str name) noexcept {
+                       auto* c = static_cast<OperationCollector*>(self);
+                       if (name.ptr == nullptr && name.len != 0) return c->guard.fail();
+                       c->guard.run([&] { c->names.emplace_back(mgw::view(name).substr(0, 64)); });
+                     }};
+};
+
+}  // namespace
+
+void Provider::read_operations() {
+  if (hooks_.on_provider_operations == nullptr) return;  // a plugin older than ABI 1.10: chat only
+  OperationCollector got;
+  const mgw_status st = hooks_.on_provider_operations(handle_, &got.sink);
+  const std::string where = "plugin " + library_->file().string() + ": provider '" + config_.name + "' ";
+  if (got.guard.failed()) throw PluginError(where + "declared operations the gateway could not take");
+  if (st != MGW_OK) {
+    throw PluginError(where + "failed to declare its operations (status " + std::to_string(st) + ")");
+  }
+  for (const auto& name : got.names) {
+    if (name == MGW_OPERATION_RESPONSES) {
+      native_responses_ = true;
+    } else if (name != MGW_OPERATION_CHAT) {
+      // Printable bytes only: the name comes from the plugin.
+      std::string shown;
+      for (const char c : name) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+      spdlog::warn("provider '{}': the plugin declares the operation '{}', which this gateway does not "
+                   "serve natively; ignored",
+                   config_.name, shown);
+    }
+  }
+}
+
+bool Provider::serves_natively(std::string_view operation) const {
+  return operation == MGW_OPERATION_RESPONSES && native_responses_;
 }
 
 }  // namespace modelgw::plugins

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace modelgw::plugins {
@@ -39,6 +40,10 @@ class Provider {
   // What the plugin declared through on_provider_parameters (ABI 1.4);
   // nullopt for a plugin without the hook.
   const std::optional<std::vector<ParamSpec>>& parameters() const { return parameters_; }
+  // True when the provider serves `operation` natively (on_provider_operations,
+  // ABI 1.10): its calls then go to it in their own API, not translated to
+  // chat. Chat is served by every provider.
+  bool serves_natively(std::string_view operation) const;
 
  private:
   std::shared_ptr<PluginLibrary> library_;
@@ -46,8 +51,10 @@ class Provider {
   const mgw_provider_hooks& hooks_;
   mgw_provider* handle_ = nullptr;
   std::optional<std::vector<ParamSpec>> parameters_;
+  bool native_responses_ = false;
 
   void read_parameters();
+  void read_operations();
 };
 
 }  // namespace modelgw::plugins

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 9
+#define MGW_ABI_MINOR 10
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -275,7 +275,45 @@ typedef struct mgw_call_context {
    * OWNERSHIP: borrowed for the hook call. */
   const mgw_json_member* members;
   size_t member_count;
+  /* ABI 1.10 (check with MGW_HAS_FIELD; absent means MGW_OPERATION_CHAT).
+   * The API the call is in, for request_json and every answer: "chat" (OpenAI
+   * chat completions, which every provider serves) or an operation the
+   * provider declared in on_provider_operations (see "Native operations"
+   * below). The host never sends a provider an operation it did not declare.
+   * OWNERSHIP: borrowed for the hook call (a stream copies it). */
+  mgw_str operation;
 } mgw_call_context;
+
+/* ABI 1.10: the operations a call can be (mgw_call_context.operation). */
+#define MGW_OPERATION_CHAT "chat"           /* OpenAI chat completions: every provider */
+#define MGW_OPERATION_RESPONSES "responses" /* OpenAI's Responses API, served natively */
+
+/* Native operations (ABI 1.10). A provider whose vendor speaks another API of
+ * the gateway's natively declares it (on_provider_operations), and the host
+ * then sends it that API's calls as they are instead of translated to chat.
+ * The hooks are the same; what passes through them is in the operation's own
+ * shapes:
+ *
+ * "responses", OpenAI's Responses API (POST /v1/responses):
+ *   - on_build_request: request_json is a Responses request body as the client
+ *     wrote it after the gateway's stages: "model" is the catalog alias (write
+ *     call->upstream_model instead), "input" is a list of items that holds the
+ *     whole conversation (the gateway keeps conversation state: there is no
+ *     "previous_response_id"), "store" is false, "stream" is as the client
+ *     asked, and masked text is already masked. The provider's parameter table
+ *     (on_provider_parameters) does not apply: only the member index does.
+ *   - on_parse_response: callback_usage (prompt_tokens = input_tokens,
+ *     completion_tokens = output_tokens, reasoning included,
+ *     cached_prompt_tokens = input_tokens_details.cached_tokens) then
+ *     callback_body with the `response` object, "model" set to the alias. A
+ *     response whose status is "failed" is a failure (callback_error).
+ *   - streams: callback_chunk once per event with the event's data object
+ *     (it holds "type"; any "response" object in it has "model" set to the
+ *     alias). The host frames it as an SSE `event:` and `data:` pair and
+ *     numbers it (sequence_number). The terminal "response.completed" or
+ *     "response.incomplete" event is passed after callback_usage; a
+ *     "response.failed" or "error" event is a callback_error instead, and a
+ *     body that ends before a terminal event is MGW_ERR_PROVIDER_FAILED. */
 
 /* Where a built upstream request goes. The host checks and copies everything:
  * a method that is not an RFC 9110 token, a path holding a control character,
@@ -447,6 +485,17 @@ typedef struct mgw_provider_hooks {
    * after on_provider_new. MGW_OK, or a failure that stops start-up.
    * THREADING: main thread, at start-up. */
   mgw_status (*on_provider_parameters)(mgw_provider* provider, const mgw_param_sink* out);
+
+  /* ABI 1.10 (the host checks struct_size; a plugin without it serves chat
+   * only, and the host translates every other API to chat for it). Declares
+   * the operations besides chat that this provider instance serves natively
+   * (see "Native operations"), one callback_text each, e.g.
+   * MGW_OPERATION_RESPONSES; none is fine. The host ignores, and logs, an
+   * operation it does not know. Called once, after on_provider_parameters.
+   * MGW_OK, or a failure that stops start-up.
+   * OWNERSHIP: `out` is host-owned; the text passed is borrowed for the
+   * callback. THREADING: main thread, at start-up. */
+  mgw_status (*on_provider_operations)(mgw_provider* provider, const mgw_text_sink* out);
 } mgw_provider_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -1120,6 +1169,7 @@ typedef struct mgw_storage_hooks {
 #define MGW_PLUGIN_DESCRIPTOR_SIZE_1_0 MGW_SIZE_THROUGH(mgw_plugin_descriptor, hooks)
 #define MGW_CALL_CONTEXT_SIZE_1_0 MGW_SIZE_THROUGH(mgw_call_context, prompt_tokens)
 #define MGW_CALL_CONTEXT_SIZE_1_1 MGW_SIZE_THROUGH(mgw_call_context, member_count)
+#define MGW_CALL_CONTEXT_SIZE_1_10 MGW_SIZE_THROUGH(mgw_call_context, operation)
 #define MGW_REQUEST_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_request_sink, callback_body)
 #define MGW_USAGE_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage, total_tokens)
 #define MGW_USAGE_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage, cached_prompt_tokens)
@@ -1129,6 +1179,7 @@ typedef struct mgw_storage_hooks {
 #define MGW_PARAM_SINK_SIZE_1_4 MGW_SIZE_THROUGH(mgw_param_sink, callback_parameter)
 #define MGW_PROVIDER_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_provider_hooks, on_stream_destroy)
 #define MGW_PROVIDER_HOOKS_SIZE_1_4 MGW_SIZE_THROUGH(mgw_provider_hooks, on_provider_parameters)
+#define MGW_PROVIDER_HOOKS_SIZE_1_10 MGW_SIZE_THROUGH(mgw_provider_hooks, on_provider_operations)
 #define MGW_PII_FINDING_SIZE_1_0 ((MGW_SIZE_THROUGH(mgw_pii_finding, critical) + 7u) & ~(size_t)7u)
 #define MGW_PII_TEXT_SIZE_1_0 MGW_SIZE_THROUGH(mgw_pii_text, finding_size)
 #define MGW_PII_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_pii_sink, callback_record)

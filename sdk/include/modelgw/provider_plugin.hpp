@@ -30,6 +30,14 @@
 // Without it the table has no on_provider_parameters hook and the host takes
 // the catalog's word for what each model supports.
 //
+// Optional (ABI 1.10): the operations besides chat the provider serves
+// natively (plugin.h, "Native operations"), e.g. MGW_OPERATION_RESPONSES:
+//     static std::vector<std::string_view> operations(const Config&);
+// Without it the table has no on_provider_operations hook and the host
+// translates every API to chat for this provider. With it, build_request,
+// map_response and the Decoder read mgw::operation(call) to know which API a
+// call is in.
+//
 //   MGW_PROVIDER_PLUGIN(MyVendor)
 //
 // Any exception a traits function throws is caught here: it is logged by hook
@@ -55,6 +63,14 @@ struct declares_parameters : std::false_type {};
 template <typename Traits>
 struct declares_parameters<
     Traits, std::void_t<decltype(Traits::parameters(std::declval<const typename Traits::Config&>()))>>
+    : std::true_type {};
+
+// True when Traits declares operations(const Config&).
+template <typename Traits, typename = void>
+struct declares_operations : std::false_type {};
+template <typename Traits>
+struct declares_operations<
+    Traits, std::void_t<decltype(Traits::operations(std::declval<const typename Traits::Config&>()))>>
     : std::true_type {};
 
 // A parameter row for Traits::parameters. `name` and `target` must be static
@@ -235,6 +251,22 @@ class ProviderPlugin {
     return MGW_UNSUPPORTED;
   }
 
+  static mgw_status on_provider_operations(mgw_provider* provider, const mgw_text_sink* out) noexcept {
+    if (provider == nullptr || out == nullptr || out->callback_text == nullptr) return MGW_INVALID_ARGUMENT;
+    if constexpr (declares_operations<Traits>::value) {
+      try {
+        for (std::string_view op : Traits::operations(of(provider)->config)) {
+          out->callback_text(out->host_data, mgw::str(op));
+        }
+        return MGW_OK;
+      } catch (...) {
+        log_exception(of(provider)->host, "on_provider_operations");
+        return MGW_INTERNAL;
+      }
+    }
+    return MGW_UNSUPPORTED;
+  }
+
   static constexpr mgw_provider_hooks kHooks = {
       sizeof(mgw_provider_hooks),
       &on_provider_new,
@@ -246,6 +278,7 @@ class ProviderPlugin {
       &on_stream_end,
       &on_stream_destroy,
       declares_parameters<Traits>::value ? &on_provider_parameters : nullptr,
+      declares_operations<Traits>::value ? &on_provider_operations : nullptr,
   };
 
   static constexpr mgw_plugin_descriptor kDescriptor = {
