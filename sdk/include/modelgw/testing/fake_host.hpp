@@ -134,6 +134,9 @@ struct CallContext {
   // ABI 1.1: the body's member index, as a host gives it (views into the
   // body passed to the same on_build_request call); unused when empty.
   std::vector<mgw_json_member> members;
+  // ABI 1.10: the API the call is in (MGW_OPERATION_RESPONSES, ...); empty
+  // means chat.
+  std::string operation;
 
   mgw_call_context get() const {
     mgw_call_context c{};
@@ -147,6 +150,7 @@ struct CallContext {
     c.prompt_tokens = prompt_tokens;
     c.members = members.empty() ? nullptr : members.data();
     c.member_count = members.size();
+    c.operation = str(operation);
     return c;
   }
 };
