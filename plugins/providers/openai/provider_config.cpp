@@ -1,5 +1,7 @@
 #include "provider_config.h"
 
+#include "native_operations.h"
+
 namespace mgw::openai {
 
 using namespace mgw::provider;
@@ -27,7 +29,8 @@ std::optional<ProviderConfig> parse_config(std::string_view json, std::string& e
   if (!project.empty()) {
     out.headers.push_back(HeaderLine{"OpenAI-Project", std::move(project)});
   }
-  if (!read_extra_headers(*cfg, out.headers, out.custom_accept, error)) {
+  if (!read_extra_headers(*cfg, out.headers, out.custom_accept, error) ||
+      !read_native_operations(*cfg, out.native_operations, error)) {
     return std::nullopt;
   }
   return out;

@@ -22,10 +22,13 @@ struct ProviderConfig {
   std::vector<HeaderLine> headers;
   // The operator configured an Accept header, which then replaces ours.
   bool custom_accept = false;
+  // The operations besides chat served natively (ABI 1.10), e.g. "responses".
+  std::vector<std::string> native_operations;
 };
 
-// Parses and validates the block. Keys this plugin does not know (base_url,
-// timeout_ms, … which the host reads) are ignored. On failure returns nullopt
+// Parses and validates the block. Keys this plugin does not know (timeout_ms,
+// … which the host reads) are ignored; base_url picks the default of
+// native_operations. On failure returns nullopt
 // and sets `error` to "<key path>: <problem>", never quoting a value.
 std::optional<ProviderConfig> parse_config(std::string_view json, std::string& error);
 

@@ -1,5 +1,7 @@
 #include "request_builder.h"
 
+#include "responses_request.h"
+
 #include <modelgw/provider/errors.hpp>
 #include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
@@ -124,7 +126,20 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
                          std::string_view client_body, const mgw_request_sink& out,
                          const mgw_response_sink* error) {
   std::string built;
-  if (MGW_HAS_FIELD(&ctx, mgw_call_context, member_count) && ctx.members != nullptr) {
+  std::string_view path = kPath;
+  const std::string_view op = operation(ctx);
+  if (op == MGW_OPERATION_RESPONSES) {
+    auto body = responses_body(ctx, client_body, error);
+    if (!body) {
+      return MGW_INVALID_ARGUMENT;
+    }
+    built = std::move(*body);
+    path = kResponsesPath;
+  } else if (op != MGW_OPERATION_CHAT) {
+    // The host sends only the operations a provider declared.
+    fail(error, 500, kInternalError, "the openai provider does not serve this operation");
+    return MGW_UNSUPPORTED;
+  } else if (MGW_HAS_FIELD(&ctx, mgw_call_context, member_count) && ctx.members != nullptr) {
     auto spliced = splice_body(ctx, ctx.members, ctx.member_count, error);
     if (!spliced) {
       return MGW_INVALID_ARGUMENT;
@@ -148,7 +163,7 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
   }
 
   call(out.callback_method, out.host_data, "POST");
-  call(out.callback_path, out.host_data, kPath);
+  call(out.callback_path, out.host_data, path);
   if (out.callback_header != nullptr) {
     for (const auto& h : config.headers) {
       out.callback_header(out.host_data, str(h.name), str(h.value));

@@ -1,4 +1,4 @@
-// Client chat request → OpenAI HTTP request.
+// Client request → OpenAI HTTP request.
 #pragma once
 
 #include "provider_config.h"
@@ -11,7 +11,8 @@ namespace mgw::openai {
 
 // Builds POST /chat/completions: the client's body with "model" set to the
 // upstream model, the gateway's own fields dropped and, for streams, usage
-// requested. Emits through `out`; refuses through `error` and returns
+// requested. A Responses call (ABI 1.10) is POST /responses instead, with the
+// body of responses_request.h. Emits through `out`; refuses through `error` and returns
 // MGW_INVALID_ARGUMENT when the body cannot go upstream.
 mgw_status build_request(const ProviderConfig& config, const mgw_call_context& call,
                          std::string_view client_body, const mgw_request_sink& out,

@@ -82,4 +82,50 @@ std::size_t choices_generated_bytes(const Json& doc, std::string_view member) {
   return bytes;
 }
 
+mgw_usage read_responses_usage(const Json& usage) {
+  mgw_usage u = mgw::usage(0, 0);
+  if (!usage.is_object()) {
+    return u;
+  }
+  bool unused = false;
+  bool has_total = false;
+  u.prompt_tokens = count_member(usage, "input_tokens", unused);
+  u.completion_tokens = count_member(usage, "output_tokens", unused);
+  u.total_tokens = count_member(usage, "total_tokens", has_total);
+  if (!has_total) {
+    u.total_tokens = saturating_add(u.prompt_tokens, u.completion_tokens);
+  }
+  if (auto details = usage.find("input_tokens_details"); details != usage.end() && details->is_object()) {
+    u.cached_prompt_tokens = std::min(count_member(*details, "cached_tokens", unused), u.prompt_tokens);
+  }
+  return u;
+}
+
+Json responses_usage_json(const mgw_usage& usage) {
+  Json j = Json::object();
+  j["input_tokens"] = usage.prompt_tokens;
+  j["input_tokens_details"] = Json{{"cached_tokens", usage.cached_prompt_tokens}};
+  j["output_tokens"] = usage.completion_tokens;
+  j["output_tokens_details"] = Json{{"reasoning_tokens", 0}};
+  j["total_tokens"] = usage.total_tokens;
+  return j;
+}
+
+std::size_t output_generated_bytes(const Json& response) {
+  const Json* output = member(response, "output");
+  if (output == nullptr || !output->is_array()) {
+    return 0;
+  }
+  std::size_t bytes = 0;
+  for (const auto& item : *output) {
+    bytes += string_member(item, "arguments").size();
+    if (const Json* content = member(item, "content"); content != nullptr && content->is_array()) {
+      for (const auto& part : *content) {
+        bytes += string_member(part, "text").size() + string_member(part, "refusal").size();
+      }
+    }
+  }
+  return bytes;
+}
+
 }  // namespace mgw::openai
