@@ -9,6 +9,7 @@
 #include "http_util.h"
 #include "inspect_routes.h"
 #include "openai_errors.h"
+#include "openai_responses_routes.h"
 #include "openai_routes.h"
 
 namespace fake_upstream {
@@ -38,6 +39,7 @@ Poco::Net::HTTPRequestHandler* Router::createRequestHandler(const Poco::Net::HTT
   if (path.starts_with("/_fake/")) return makeInspectHandler(ctx_);
   const auto& method = request.getMethod();
   if (auto* handler = openai::route(method, path, ctx_)) return handler;
+  if (auto* handler = openai::responsesRoute(method, path, ctx_)) return handler;
   if (auto* handler = anthropic::route(method, path, ctx_)) return handler;
   if (auto* handler = gemini::route(method, path, ctx_)) return handler;
   return new UnknownRouteHandler(ctx_);
