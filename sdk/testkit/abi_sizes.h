@@ -22,6 +22,8 @@ inline constexpr std::size_t kErrorInfoSize10 = MGW_ERROR_INFO_SIZE_1_0;
 // ABI 1.4: a provider declares its request parameters.
 inline constexpr std::size_t kProviderHooksSize14 = MGW_PROVIDER_HOOKS_SIZE_1_4;
 inline constexpr std::size_t kParamSpecSize14 = MGW_PARAM_SPEC_SIZE_1_4;
+// ABI 1.10: a provider declares the operations it serves natively.
+inline constexpr std::size_t kProviderHooksSize110 = MGW_PROVIDER_HOOKS_SIZE_1_10;
 
 // A struct_size beyond this is not a size but an unset field: no minor
 // version will grow a struct that much.

@@ -42,6 +42,9 @@ std::vector<Check> response_checks();
 std::vector<Check> stream_checks(const RunContext& ctx);
 std::vector<Check> error_table_checks();
 std::vector<Check> concurrency_checks();
+// ABI 1.10: the responses_api/ fixtures, for a plugin that declares
+// MGW_OPERATION_RESPONSES.
+std::vector<Check> responses_checks(const RunContext& ctx);
 
 // Every check, in the order they run.
 std::vector<Check> all_checks(const RunContext& ctx);
@@ -65,5 +68,8 @@ void run_request_case(Session& s, mgw_provider* p, const RequestCase& c, bool wr
 void run_response_case(Session& s, mgw_provider* p, const ResponseCase& c, bool error_case,
                        bool write_expected = false);
 void run_stream_whole(Session& s, mgw_provider* p, const StreamFixture& f);
+// One stream fixture fed whole, byte by byte, split at every byte and in
+// random pieces (the stream.NAME checks), with `base_call` as its call.
+void run_stream_fixture(const RunContext& ctx, const std::filesystem::path& file, const CallSpec& base_call);
 
 }  // namespace mgw::testkit

@@ -114,8 +114,10 @@ void write_expected(const StreamFixture& f, const ResponseLog& log) {
   }
 }
 
-void fixture(const RunContext& ctx, const std::filesystem::path& file) {
-  const StreamFixture f = load_stream_fixture(file, ctx.settings.call);
+}  // namespace
+
+void run_stream_fixture(const RunContext& ctx, const std::filesystem::path& file, const CallSpec& base_call) {
+  const StreamFixture f = load_stream_fixture(file, base_call);
   auto ready = ready_provider(ctx);
   if (!ready) return;
   Session& s = *ready->session;
@@ -168,8 +170,6 @@ void fixture(const RunContext& ctx, const std::filesystem::path& file) {
   }
 }
 
-}  // namespace
-
 std::vector<Check> stream_checks(const RunContext& ctx) {
   std::vector<Check> out = {
       {"stream.garbage", "garbage streams end in one callback_error, never a crash", garbage},
@@ -178,7 +178,7 @@ std::vector<Check> stream_checks(const RunContext& ctx) {
     const std::string name = file.stem().string();
     out.push_back({"stream." + name,
                    "streams/" + name + ".sse gives its expected events, split at every byte",
-                   [file](const RunContext& c) { fixture(c, file); }});
+                   [file](const RunContext& c) { run_stream_fixture(c, file, c.settings.call); }});
   }
   return out;
 }

@@ -102,6 +102,7 @@ CallSpec call_with(const CallSpec& base, const Json& o) {
   text("request_id", c.request_id);
   text("alias", c.alias);
   text("upstream_model", c.upstream_model);
+  text("operation", c.operation);
   number("created_unix", c.created_unix);
   number("default_max_tokens", c.default_max_tokens);
   number("prompt_tokens", c.prompt_tokens);

@@ -6,6 +6,7 @@
 #include "json_compare.h"
 #include "json_members.h"
 #include "lent_bytes.h"
+#include "text_rules.h"
 
 #include <algorithm>
 #include <cstring>
@@ -30,7 +31,10 @@ class LentCall {
  public:
   LentCall(const CallSpec& spec, const HostShape& shape, const LentBytes* body,
            const std::vector<MemberSpan>* members)
-      : request_id_(spec.request_id), alias_(spec.alias), upstream_model_(spec.upstream_model) {
+      : request_id_(spec.request_id),
+        alias_(spec.alias),
+        upstream_model_(spec.upstream_model),
+        operation_(spec.operation) {
     mgw_call_context c{};
     c.struct_size = static_cast<std::uint32_t>(shape.call_context_size);
     c.request_id = request_id_.str();
@@ -40,6 +44,9 @@ class LentCall {
     c.stream = spec.stream ? 1 : 0;
     c.default_max_tokens = spec.default_max_tokens;
     c.prompt_tokens = spec.prompt_tokens;
+    if (!spec.operation.empty() && MGW_HAS_FIELD(&c, mgw_call_context, operation)) {
+      c.operation = operation_.str();
+    }
     if (members != nullptr && body != nullptr && MGW_HAS_FIELD(&c, mgw_call_context, member_count)) {
       for (const auto& m : *members) {
         members_.push_back(mgw_json_member{mgw_str{body->data() + m.name_pos, m.name_len},
@@ -74,6 +81,7 @@ class LentCall {
   LentBytes request_id_;
   LentBytes alias_;
   LentBytes upstream_model_;
+  LentBytes operation_;
   std::vector<mgw_json_member> members_;
   std::unique_ptr<GuardedBlock> guarded_;
   std::vector<std::uint64_t> plain_;
@@ -111,6 +119,65 @@ void check_envelope(const Emitted& e, std::string_view object, const CallSpec& c
   if (m == j.end() || *m != call.alias) {
     problem(w + " has \"model\": " + (m == j.end() ? std::string("(none)") : short_dump(*m, 80)) +
             ", not the call's alias \"" + call.alias + "\"");
+  }
+}
+
+bool is_responses(const CallSpec& call) {
+  return call.operation == MGW_OPERATION_RESPONSES;
+}
+
+// An event of a Responses stream (ABI 1.10): its data object, with a "type",
+// and any "response" in it carries the alias as its "model".
+void check_responses_event(const Emitted& e, const CallSpec& call) {
+  if (!e.json) return;  // not an object: reported when it was emitted
+  const Json& j = *e.json;
+  const auto type = j.find("type");
+  if (type == j.end() || !type->is_string()) {
+    problem("a Responses stream event has no string \"type\": " + short_dump(j, 120));
+    return;
+  }
+  if (*type == "response.failed" || *type == "error") {
+    problem("a Responses stream event of type " + short_dump(*type) +
+            " was passed as a chunk: it is a failure (callback_error)");
+  }
+  const auto r = j.find("response");
+  if (r != j.end() && r->is_object()) {
+    const auto m = r->find("model");
+    if (m == r->end() || *m != call.alias) {
+      problem("a " + type->get<std::string>() + " event's response has \"model\": " +
+              (m == r->end() ? std::string("(none)") : short_dump(*m, 80)) + ", not the call's alias \"" +
+              call.alias + "\"");
+    }
+  }
+}
+
+// A successful Responses stream ends with its terminal event
+// (response.completed or response.incomplete), passed after callback_usage.
+void check_responses_stream_end(const ResponseLog& log) {
+  const Emitted* last = nullptr;
+  const Emitted* before = nullptr;
+  for (const auto& e : log.events) {
+    before = last;
+    last = &e;
+  }
+  const auto type = [](const Emitted* e) -> std::string {
+    if (e == nullptr || e->kind != Emitted::Kind::chunk || !e->json) return {};
+    const auto t = e->json->find("type");
+    return t != e->json->end() && t->is_string() ? t->get<std::string>() : std::string();
+  };
+  const std::string t = type(last);
+  if (t != "response.completed" && t != "response.incomplete") {
+    problem(
+        "the Responses stream succeeded without ending in its terminal event (response.completed or "
+        "response.incomplete): a body that ends before one is provider_failed");
+    return;
+  }
+  if (before == nullptr || before->kind != Emitted::Kind::usage) {
+    problem("the terminal " + t + " event was not preceded by callback_usage");
+  }
+  if (log.count(Emitted::Kind::usage) != 1) {
+    problem("the Responses stream reported usage " + std::to_string(log.count(Emitted::Kind::usage)) +
+            " times: once, before its terminal event");
   }
 }
 
@@ -253,6 +320,25 @@ Session::Created Session::create(std::string_view config_json) {
       problem("on_provider_parameters failed (" + status_name(st) + "): the gateway would not start");
     parameters_[handle] = std::move(params);
   }
+  if (shape_.minor >= 10 && hooks_->struct_size >= kProviderHooksSize110 &&
+      hooks_->on_provider_operations != nullptr) {
+    Step step("on_provider_operations");
+    std::vector<std::string> ops;
+    mgw_status st = MGW_INTERNAL;
+    {
+      TextSink sink(ops, "on_provider_operations");
+      st = hooks_->on_provider_operations(handle, sink.get());
+    }
+    check_status(st, "on_provider_operations");
+    if (st != MGW_OK)
+      problem("on_provider_operations failed (" + status_name(st) + "): the gateway would not start");
+    for (const auto& op : ops) {
+      if (op.empty()) problem("on_provider_operations declared an empty operation name");
+      if (std::count(ops.begin(), ops.end(), op) > 1)
+        problem("on_provider_operations declared \"" + printable(op, 40) + "\" more than once");
+    }
+    operations_[handle] = std::move(ops);
+  }
   return out;
 }
 
@@ -261,9 +347,21 @@ const std::vector<ParamSeen>* Session::parameters(mgw_provider* provider) const 
   return it == parameters_.end() ? nullptr : &it->second;
 }
 
+const std::vector<std::string>& Session::operations(mgw_provider* provider) const {
+  static const std::vector<std::string> kNone;
+  const auto it = operations_.find(provider);
+  return it == operations_.end() ? kNone : it->second;
+}
+
+bool Session::declares(mgw_provider* provider, std::string_view operation) const {
+  const auto& ops = operations(provider);
+  return std::find(ops.begin(), ops.end(), operation) != ops.end();
+}
+
 void Session::destroy(mgw_provider* provider) {
   if (providers_.erase(provider) == 0) return;
   parameters_.erase(provider);
+  operations_.erase(provider);
   Step step("on_provider_destroy");
   hooks_->on_provider_destroy(provider);
 }
@@ -326,7 +424,8 @@ Session::Parsed Session::parse(mgw_provider* provider, const CallSpec& call, int
       problem("on_parse_response reported a success without callback_usage (usage, then body)");
     }
     for (const auto& e : out.log.events) {
-      if (e.kind == Emitted::Kind::body) check_envelope(e, "chat.completion", call, "the body");
+      if (e.kind == Emitted::Kind::body)
+        check_envelope(e, is_responses(call) ? "response" : "chat.completion", call, "the body");
     }
   }
   return out;
@@ -383,6 +482,13 @@ Session::Streamed Session::stream(mgw_provider* provider, const CallSpec& call,
   {
     Step step("on_stream_destroy");
     hooks_->on_stream_destroy(stream);
+  }
+  if (is_responses(call)) {
+    for (const auto& e : out.log.events) {
+      if (e.kind == Emitted::Kind::chunk) check_responses_event(e, call);
+    }
+    if (!out.log.failed()) check_responses_stream_end(out.log);
+    return out;
   }
   for (const auto& e : out.log.events) {
     if (e.kind == Emitted::Kind::chunk) check_envelope(e, "chat.completion.chunk", call, "a chunk");

@@ -32,6 +32,9 @@ struct CallSpec {
   bool stream = false;
   std::int64_t default_max_tokens = 0;
   std::int64_t prompt_tokens = 0;
+  // ABI 1.10: the API the call is in ("responses", ...); empty is chat, and
+  // a host older than 1.10 has no such field.
+  std::string operation;
 };
 
 // "MGW_INVALID_ARGUMENT (2)".
@@ -59,12 +62,16 @@ class Session {
     std::string error_text;
   };
   // on_provider_new, then (a host of ABI 1.4 or later, a plugin with the
-  // hook) on_provider_parameters.
+  // hook) on_provider_parameters, then (ABI 1.10) on_provider_operations.
   Created create(std::string_view config_json);
   void destroy(mgw_provider* provider);
   // What on_provider_parameters declared for `provider`; nullptr when the
   // plugin declares nothing (the host then admits every parameter).
   const std::vector<ParamSeen>* parameters(mgw_provider* provider) const;
+  // What on_provider_operations declared for `provider` (ABI 1.10); empty
+  // when the plugin has no such hook or the host is older.
+  const std::vector<std::string>& operations(mgw_provider* provider) const;
+  bool declares(mgw_provider* provider, std::string_view operation) const;
 
   struct Built {
     mgw_status status = MGW_INTERNAL;
@@ -97,6 +104,7 @@ class Session {
   std::string unusable_;
   std::set<mgw_provider*> providers_;
   std::map<mgw_provider*, std::vector<ParamSeen>> parameters_;
+  std::map<mgw_provider*, std::vector<std::string>> operations_;
 };
 
 }  // namespace mgw::testkit

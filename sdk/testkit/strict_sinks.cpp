@@ -453,6 +453,7 @@ const mgw_param_sink* ParamSink::get() const {
 
 struct TextSink::Slot : SlotBase {
   std::string* text = nullptr;
+  std::vector<std::string>* texts = nullptr;
   mgw_text_sink sink{};
 
   static void on_text(void* self, mgw_str text) {
@@ -461,7 +462,11 @@ struct TextSink::Slot : SlotBase {
     const std::string_view t = bytes(text);
     check_no_secret(t, "the error text");
     if (!valid_utf8(t)) problem("callback_text with text that is not UTF-8");
-    s->text->append(t);
+    if (s->texts != nullptr) {
+      s->texts->emplace_back(t);
+    } else {
+      s->text->append(t);
+    }
   }
 };
 
@@ -474,9 +479,19 @@ TextSink::TextSink(std::string& text, std::string hook) {
   slot_ = keep(std::move(slot));
 }
 
+TextSink::TextSink(std::vector<std::string>& texts, std::string hook) {
+  auto slot = std::make_unique<Slot>();
+  slot->hook = std::move(hook);
+  slot->texts = &texts;
+  slot->sink.host_data = slot.get();
+  slot->sink.callback_text = &Slot::on_text;
+  slot_ = keep(std::move(slot));
+}
+
 TextSink::~TextSink() {
   slot_->open = false;
   slot_->text = nullptr;
+  slot_->texts = nullptr;
 }
 
 const mgw_text_sink* TextSink::get() const {

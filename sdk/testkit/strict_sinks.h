@@ -117,7 +117,10 @@ class ParamSink {
 
 class TextSink {
  public:
+  // Each callback_text appended to `text`.
   TextSink(std::string& text, std::string hook);
+  // Each callback_text one entry of `texts` (on_provider_operations).
+  TextSink(std::vector<std::string>& texts, std::string hook);
   ~TextSink();
   TextSink(const TextSink&) = delete;
   TextSink& operator=(const TextSink&) = delete;
