@@ -373,6 +373,7 @@ const mgw_provider_hooks kHooks = {
     .on_stream_end = &on_stream_end,
     .on_stream_destroy = &on_stream_destroy,
     .on_provider_parameters = &on_provider_parameters,
+    .on_provider_operations = nullptr,  // chat only: the host translates every other API
 };
 
 const mgw_plugin_descriptor kDescriptor = {
