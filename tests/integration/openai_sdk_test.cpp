@@ -54,6 +54,8 @@ GatewayOptions sdk_options() {
       {"gpt", "openai", "gpt-4o-mini"},
       {"claude", "anthropic", "claude-sonnet-4-5"},
       {"gemini", "gemini", "gemini-2.5-flash"},
+      // The Responses API sent natively (the openai plugin's native_operations).
+      {"gpt-native", "openai-native", "gpt-4o-mini"},
   };
   return options;
 }
@@ -64,8 +66,11 @@ GatewayOptions sdk_options() {
 
 // Runs tests/sdk/<script> under `node --test` against a stack with one alias
 // per vendor; the script must pass and reach every alias.
+// `native_tools`: the script speaks the Responses API, whose native fake
+// (gpt-native) answers tools with a function call.
 void run_sdk_script(const std::string& script_name,
-                    const std::vector<std::string>& must_run = {"gpt", "claude", "gemini"}) {
+                    const std::vector<std::string>& must_run = {"gpt", "claude", "gemini"},
+                    bool native_tools = false) {
   const fs::path root = repository_root();
   const fs::path script = root / "tests/sdk" / script_name;
   ASSERT_TRUE(fs::is_regular_file(script)) << "missing " << script;
@@ -76,14 +81,16 @@ void run_sdk_script(const std::string& script_name,
       << ": run `npm ci` at the repository root (package.json pins the openai SDK)";
 
   auto stack = start_stack(sdk_options());
-  std::string tool_aliases = "claude,gemini";
+  std::string tool_aliases = native_tools ? "claude,gemini,gpt-native" : "claude,gemini";
   if (fake_openai_answers_tool_calls(stack->fake->port())) tool_aliases += ",gpt";
 
   const Env env = {
       {"MODELGW_BASE_URL", "http://127.0.0.1:" + std::to_string(stack->port()) + "/v1"},
       {"MODELGW_API_KEY", stack->key.key},
-      {"MODELGW_ALIASES", "gpt,claude,gemini"},
+      {"MODELGW_ALIASES", "gpt,claude,gemini,gpt-native"},
       {"MODELGW_TOOL_ALIASES", tool_aliases},
+      {"MODELGW_FAKE_BASE_URL", "http://127.0.0.1:" + std::to_string(stack->fake->port()) + "/v1"},
+      {"MODELGW_FAKE_API_KEY", kProviderKey},
       {"NO_PROXY", "127.0.0.1"},
       {"no_proxy", "127.0.0.1"},
       {"NODE_OPTIONS", ""},
@@ -111,13 +118,13 @@ TEST(OpenAiSdkTest, OfficialClientPassesAgainstEveryVendor) {
 
 // client.responses (the Responses API), plain, streamed and with tools.
 TEST(OpenAiSdkTest, OfficialResponsesClientPassesAgainstEveryVendor) {
-  run_sdk_script("openai_responses_test.mjs");
+  run_sdk_script("openai_responses_test.mjs", {"gpt", "claude", "gemini", "gpt-native"}, true);
 }
 
 // The OpenAI Agents SDK: an agent run with a tool call, over the Responses
 // API, through each vendor whose fake answers with tool calls.
 TEST(OpenAiSdkTest, AgentsSdkRunWithAToolCallPassesAgainstEveryToolVendor) {
-  run_sdk_script("openai_agents_test.mjs", {"claude", "gemini"});
+  run_sdk_script("openai_agents_test.mjs", {"claude", "gemini", "gpt-native"}, true);
 }
 
 // The Codex CLI (`codex exec`, from package.json's @openai/codex) through the

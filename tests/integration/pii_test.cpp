@@ -26,6 +26,7 @@ class PiiTest : public ::testing::Test {
       GatewayOptions o;
       o.max_body_bytes = 16u << 20;  // room for the 10 MB input
       o.pii_yaml = "pii:\n  default_mode: flag\n";
+      o.catalog.push_back({"gpt-native", "openai-native", "gpt-4o-mini"});
       stack_ = start_stack(o);
       const auto& gw = *stack_->gateway;
       admin_key_ = gw.create_key("acme", "admin").key;
@@ -435,6 +436,53 @@ TEST_F(PiiTest, ResponsesBlockAValueInAFunctionCallOutputAndMaskInstructionsAndT
   EXPECT_EQ(
       http_get(stack_->port(), "/v1/responses/" + r.json()["id"].get<std::string>(), stack_->key.key).status,
       404);
+  expect_no_value_leaked({kEmail, kCard});
+}
+
+// A provider that serves the Responses API natively gets the client's own
+// items, scanned with the same policy: masked where they stand, blocked
+// before anything is sent.
+TEST_F(PiiTest, ResponsesSentNativelyAreMaskedAndBlockedInTheirOwnItems) {
+  const json tool = {{"type", "function"},
+                     {"name", "notify"},
+                     {"description", std::string("mails ") + kEmail},
+                     {"parameters", {{"type", "object"}}}};
+  const json input = json::array(
+      {{{"type", "message"},
+        {"role", "user"},
+        {"content",
+         json::array({{{"type", "input_text"}, {"text", std::string("native-mask-marker ") + kEmail}}})}},
+       {{"type", "function_call"}, {"call_id", "c1"}, {"name", "notify"}, {"arguments", "{}"}},
+       {{"type", "function_call_output"}, {"call_id", "c1"}, {"output", std::string("sent to ") + kEmail}}});
+  auto r = responses_call(stack_->port(), tenant_keys_.at("masker"),
+                          {{"model", "gpt-native"},
+                           {"instructions", std::string("the owner is ") + kEmail},
+                           {"input", input},
+                           {"tools", json::array({tool})}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("native-mask-marker");
+  ASSERT_TRUE(sent.is_object());
+  EXPECT_EQ(sent["path"], "/v1/responses") << "the native provider got the Responses API";
+  const json& body = sent["body"];
+  EXPECT_EQ(body["instructions"], "the owner is [EMAIL_1]");
+  EXPECT_EQ(body["input"][0]["content"][0]["text"], "native-mask-marker [EMAIL_1]");
+  EXPECT_EQ(body["input"][2]["output"], "sent to [EMAIL_1]");
+  EXPECT_EQ(body["tools"][0]["description"], "mails [EMAIL_1]");
+  EXPECT_EQ(body.dump().find(kEmail), std::string::npos) << body.dump();
+  EXPECT_EQ(record_of(r).pii_action, "masked");
+
+  r = responses_call(
+      stack_->port(), tenant_keys_.at("blocker"),
+      {{"model", "gpt-native"},
+       {"input",
+        json::array({{{"role", "user"}, {"content", "native-block-marker"}},
+                     {{"type", "function_call"}, {"call_id", "c1"}, {"name", "pay"}, {"arguments", "{}"}},
+                     {{"type", "function_call_output"},
+                      {"call_id", "c1"},
+                      {"output", std::string("card ") + kCard}}})}});
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "input")) << r.body;
+  EXPECT_TRUE(stack_->fake->find_request("native-block-marker").is_null())
+      << "a blocked request reached the vendor";
   expect_no_value_leaked({kEmail, kCard});
 }
 

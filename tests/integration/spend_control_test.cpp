@@ -25,6 +25,9 @@ constexpr const char* kPricey =
     "o200k_base, context_window: "
     "128000, "
     "max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n"
+    // The same prices, served the Responses API natively.
+    "  pricey-native: { provider: openai-native, model: \"gpt-4o-mini\", tokenizer: o200k_base, "
+    "context_window: 128000, max_output_tokens: 1000, prices: { input: 1000, output: 1000 } }\n"
     // A model whose own output limit is far past budget.default_output_tokens.
     "  pricey-long: { provider: openai, model: \"gpt-4o-mini\", tokenizer: o200k_base, context_window: "
     "400000, max_output_tokens: "
@@ -194,6 +197,31 @@ TEST_F(SpendControlTest, AnUnsetMaxTokensIsClampedToWhatFitsAndTheVendorIsToldSo
   const json sent = stack_->fake->find_request(marker);
   ASSERT_FALSE(sent.is_null());
   EXPECT_EQ(sent["body"]["max_tokens"], clamped) << sent.dump();
+}
+
+// The Responses API sent natively is held and told its limit the same way,
+// in that API's own member: the vendor cannot spend past the hold.
+TEST_F(SpendControlTest, ANativeResponsesRequestIsClampedInMaxOutputTokens) {
+  const auto key = tenant("budget-native");
+  ASSERT_EQ(
+      gw().cli({"budgets", "create", "--tenant", "budget-native", "--window", "month", "--limit", "0.05"})
+          .exit_code,
+      0);
+  const std::string marker = "clamp-native-please";
+  HttpRequest req;
+  req.path = "/v1/responses";
+  req.body = json({{"model", "pricey-native"}, {"input", marker}, {"store", false}}).dump();
+  req.headers = {{"Authorization", "Bearer " + key.key}};
+  const auto r = http_call(port(), req);
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_TRUE(r.has_header("x-max-tokens-clamped"));
+  const std::int64_t clamped = std::stoll(r.header("x-max-tokens-clamped"));
+  EXPECT_LT(clamped, 50);
+  const json sent = stack_->fake->find_request(marker);
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["path"], "/v1/responses");
+  EXPECT_EQ(sent["body"]["max_output_tokens"], clamped) << sent.dump();
+  EXPECT_FALSE(sent["body"].contains("max_tokens"));
 }
 
 TEST_F(SpendControlTest, WithABudgetTheVendorIsAlwaysToldTheOutputLimit) {

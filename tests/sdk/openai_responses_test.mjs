@@ -81,6 +81,23 @@ test('a two-turn conversation by previous_response_id crosses vendors; the SDK r
   });
 });
 
+// The fake upstream's own /v1/responses (what a native provider is sent), read
+// by the SDK's own parser: its events and objects are the real wire format.
+const fakeBaseURL = process.env.MODELGW_FAKE_BASE_URL ?? '';
+if (fakeBaseURL !== '') test("the fake upstream's /v1/responses is what the SDK parses", async () => {
+  const fake = new OpenAI({ baseURL: fakeBaseURL, apiKey: process.env.MODELGW_FAKE_API_KEY ?? '', maxRetries: 0 });
+  const whole = await fake.responses.create({ model: 'gpt-4o-mini', input: 'fake wire check', store: false });
+  assert.equal(whole.object, 'response');
+  assert.equal(whole.output_text, 'echo: fake wire check');
+  const helper = fake.responses.stream({ model: 'gpt-4o-mini', input: 'fake wire stream', store: false });
+  const seen = new Set();
+  helper.on('event', (event) => seen.add(event.type));
+  const final = await helper.finalResponse();
+  assert.equal(final.output_text, 'echo: fake wire stream');
+  for (const type of ['response.created', 'response.output_text.delta', 'response.output_text.done', 'response.completed'])
+    assert.ok(seen.has(type), `${type} in ${[...seen]}`);
+});
+
 for (const alias of aliases) {
   describe(`alias ${alias}`, () => {
     test('responses.create returns a typed response with output_text and usage', async () => {

@@ -1,8 +1,8 @@
 #include "admin/admin_routes.h"
 
-#include "chat/chat_request.h"
 #include "http/request_id.h"
 #include "logging/request_log.h"
+#include "util/json_body.h"
 
 #include <Poco/URI.h>
 
@@ -73,7 +73,7 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
     }
     const auto raw = request.body;
     if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) return json::object();
-    auto parsed = chat::parse_json_object(raw);
+    auto parsed = util::parse_json_object(raw);
     if (auto* err = std::get_if<errors::ApiError>(&parsed)) throw AdminError(*err);
     return std::get<json>(std::move(parsed));
   };

@@ -52,11 +52,8 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
     co_return;                                              // idempotency_stage.cpp
   if (!co_await open_door(call, flow, outcome)) co_return;  // the door's translation, or a named prompt
   if (!validate(call, flow, outcome)) co_return;            // the chat request, its alias
-  if (deps_.spend != nullptr && !co_await hold_requests(call, outcome)) co_return;  // spend_stage.cpp
-  if (deps_.pii != nullptr) {                                                       // pii_stage.cpp
-    if (!co_await apply_pii_policy(call, *flow.request, flow.text, flow.edited, outcome)) co_return;
-    if (!flow.edited.empty()) flow.text = flow.edited;
-  }
+  if (deps_.spend != nullptr && !co_await hold_requests(call, outcome)) co_return;         // spend_stage.cpp
+  if (deps_.pii != nullptr && !co_await apply_pii_policy(call, flow, outcome)) co_return;  // pii_stage.cpp
   if (outcome.shaper) outcome.shaper->sent(flow.text, outcome.row.pii_action == "flagged");
   if (!route(call, flow, outcome)) co_return;  // the models that may serve it (route_plan.cpp)
   if (deps_.spend != nullptr && !co_await hold_spend(call, *flow.request, flow.routing, flow.text, outcome))
@@ -80,11 +77,17 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
   // The parsed document is not read past routing: free it before the upstream
   // exchange, so a large body is not held twice while the call runs.
   req.doc = nlohmann::json();
+  if (!flow.native_doc.is_null()) {
+    flow.native_text = flow.native_doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    flow.native_doc = nlohmann::json();
+  }
   const auto budget_end = std::chrono::steady_clock::now() + policy_.budget();
   const metrics::OpenStream open_stream(deps_.metrics, req.stream);
   errors::ApiError last_error;
   for (const RoutePlan& plan : flow.routing.plans) {
     AttemptContext attempt{call, req, plan, policy_, deps_.redactor, budget_end, outcome};
+    attempt.native_operation = flow.native_operation;
+    attempt.native_body = flow.native_text;
     if (co_await try_model(attempt, flow.text, last_error)) co_return;
     logging::for_request(call.request_id())
         .warn("model '{}' failed with {} {}; {}", plan.route->entry.alias, last_error.status, last_error.code,

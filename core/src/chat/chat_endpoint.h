@@ -84,6 +84,11 @@ class ChatEndpoint {
     std::optional<ChatRequest> request;
     const std::vector<const catalog::ModelRoute*>* candidates = nullptr;  // the alias's models
     Routing routing;
+    // The door's own request for a provider that serves its API natively
+    // (DoorRequest::native), parsed until the PII stage, then as sent.
+    std::string_view native_operation;
+    nlohmann::json native_doc;
+    std::string native_text;
   };
 
   net::Task<void> serve(http::ServerCall& call, Outcome& outcome);
@@ -97,10 +102,13 @@ class ChatEndpoint {
   bool route(http::ServerCall& call, Flow& flow, Outcome& outcome) const;
   net::Task<void> exchange(http::ServerCall& call, Flow& flow, Outcome& outcome);
   // The PII stage (pii_stage.cpp): false when the request was answered (blocked, or the mode
-  // failed). `source` is the body as it stands; when text is masked, `body`
-  // receives the edited body.
-  net::Task<bool> apply_pii_policy(http::ServerCall& call, ChatRequest& request, std::string_view source,
-                                   std::string& body, Outcome& outcome);
+  // failed). Masked text is written into flow.text (through flow.edited) and
+  // into flow.native_doc.
+  net::Task<bool> apply_pii_policy(http::ServerCall& call, Flow& flow, Outcome& outcome);
+  // The same policy on the door's native request (Flow::native_doc), masked in
+  // place; false when it blocks.
+  bool apply_pii_to_native(http::ServerCall& call, Flow& flow, const pii::Policy& policy,
+                           Outcome& outcome) const;
   // The idempotency stage (idempotency_stage.cpp): false when the request was
   // answered (replayed, followed, refused). `body` is the request as sent
   // (for its digest). Its end keeps the answer with the key when `keep`

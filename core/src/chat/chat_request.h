@@ -4,12 +4,12 @@
 #pragma once
 
 #include "errors/api_error.h"
+#include "util/json_body.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
-
 #include <string>
 #include <string_view>
 #include <variant>
@@ -17,7 +17,7 @@
 namespace modelgw::chat {
 
 // Nesting allowed in a request body; the provider ABI promises plugins this bound.
-inline constexpr std::size_t kMaxJsonDepth = 64;
+inline constexpr std::size_t kMaxJsonDepth = util::kMaxJsonDepth;
 
 struct ChatRequest {
   nlohmann::json doc;  // the whole body, parsed once; read by the routing checks
@@ -29,13 +29,10 @@ struct ChatRequest {
   std::int64_t choices = 1;
 };
 
-// The body as a JSON object: not empty, nested at most kMaxJsonDepth, valid JSON.
-std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_view body);
-
 // The chat checks on a parsed body: model, messages, stream, max_tokens, n.
 std::variant<ChatRequest, errors::ApiError> check_chat_request(nlohmann::json doc);
 
-// parse_json_object, then check_chat_request.
+// util::parse_json_object, then check_chat_request.
 std::variant<ChatRequest, errors::ApiError> parse_chat_request(std::string_view body);
 
 }  // namespace modelgw::chat

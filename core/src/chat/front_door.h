@@ -43,6 +43,13 @@ class AnswerShaper {
                       std::string& out) = 0;
   virtual void fail(const errors::ApiError& error, std::string_view request_id, std::string& out) = 0;
 
+  // The attempt about to run goes to a provider that serves the door's API
+  // natively (`on`; plugin.h, "Native operations"): whole() and chunk() then
+  // get the door's own answer (a whole response object, one event's data
+  // object) instead of a chat completion. Called before every attempt: a
+  // fallback may go to a provider that does not.
+  virtual void use_native(bool /*on*/) {}
+
   // The chat request as it goes upstream, after the PII stage. `pii_flagged`:
   // it holds values the tenant's policy lets through but records, which a
   // door that keeps requests must not keep.
@@ -61,6 +68,11 @@ struct DoorRequest {
   std::unique_ptr<AnswerShaper> shaper;
   // Response headers the door adds (what it left out of the request).
   std::vector<std::pair<std::string, std::string>> headers;
+  // The door's own request as a provider that serves its API natively takes
+  // it (plugin.h, "Native operations"): the whole conversation, nothing the
+  // gateway keeps for itself. Only when open() was asked for it. The PII
+  // stage scans and masks it as it does `chat`.
+  std::optional<nlohmann::json> native;
 };
 
 class FrontDoor {
@@ -68,12 +80,18 @@ class FrontDoor {
   virtual ~FrontDoor() = default;
   // What usage records and metrics call this API ("responses").
   virtual std::string_view operation() const = 0;
+  // What its body holds, for the message to a client that sent none
+  // ("model and input").
+  virtual std::string_view body_members() const = 0;
   // The body as sent (parsed, not yet checked) -> the chat request, or the
-  // error that names the door's own parameter. On the call's loop; what it
-  // reads from storage (a conversation continued) it reads off the loop.
+  // error that names the door's own parameter. `native`: a provider of the
+  // requested model serves operation() natively, so the door also writes
+  // DoorRequest::native. On the call's loop; what it reads from storage (a
+  // conversation continued) it reads off the loop.
   virtual net::Task<std::variant<DoorRequest, errors::ApiError>> open(nlohmann::json body,
                                                                       std::int64_t tenant_id,
-                                                                      std::string_view request_id) const = 0;
+                                                                      std::string_view request_id,
+                                                                      bool native) const = 0;
   // A later stage's error names a chat parameter (max_tokens, messages[2]...):
   // the door's name for it.
   virtual std::string param_name(std::string_view chat_param) const = 0;

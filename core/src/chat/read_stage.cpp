@@ -61,7 +61,9 @@ bool ChatEndpoint::read_headers(http::ServerCall& call, Flow& flow, Outcome& out
 
 bool ChatEndpoint::read_body(http::ServerCall& call, Flow& flow, Outcome& outcome) const {
   flow.text = call.request().body;
-  auto doc = parse_json_object(flow.text);
+  auto doc =
+      util::parse_json_object(flow.text, outcome.door != nullptr ? outcome.door->body_members()
+                                                                 : std::string_view("model and messages"));
   if (auto* err = std::get_if<errors::ApiError>(&doc)) {
     answer_error(call, std::move(*err), outcome);
     return false;
@@ -70,12 +72,32 @@ bool ChatEndpoint::read_body(http::ServerCall& call, Flow& flow, Outcome& outcom
   return true;
 }
 
+namespace {
+
+// True when a model the body names is served, by at least one provider of its
+// route, in the door's API natively: the door then writes its own request too.
+bool served_natively(const catalog::Catalog& catalog, const nlohmann::json& body,
+                     std::string_view operation) {
+  const auto model = body.find("model");
+  if (model == body.end() || !model->is_string()) return false;
+  const auto* routes = catalog.resolve(model->get_ref<const std::string&>());
+  if (routes == nullptr) return false;
+  for (const catalog::ModelRoute* route : *routes) {
+    if (route->provider->serves_natively(operation)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 net::Task<bool> ChatEndpoint::open_door(http::ServerCall& call, Flow& flow, Outcome& outcome) {
   if (outcome.door != nullptr) {
     // Another API's request: translated to the chat request the rest of the
     // chain serves. Named prompts are chat's alone.
+    const std::string_view operation = outcome.door->operation();
+    const bool native = served_natively(deps_.catalog, flow.doc, operation);
     auto translated =
-        co_await outcome.door->open(std::move(flow.doc), outcome.row.tenant_id, call.request_id());
+        co_await outcome.door->open(std::move(flow.doc), outcome.row.tenant_id, call.request_id(), native);
     if (auto* err = std::get_if<errors::ApiError>(&translated)) {
       answer_error(call, std::move(*err), outcome);
       co_return false;
@@ -86,6 +108,10 @@ net::Task<bool> ChatEndpoint::open_door(http::ServerCall& call, Flow& flow, Outc
     flow.edited = t.chat.dump();
     flow.text = flow.edited;
     flow.doc = std::move(t.chat);
+    if (t.native) {
+      flow.native_operation = operation;
+      flow.native_doc = std::move(*t.native);
+    }
     co_return true;
   }
   if (!prompts::names_prompt(flow.doc)) co_return true;

@@ -21,6 +21,7 @@ struct RoutePlan {
   std::string body;                     // the body without them; empty when nothing was dropped
   std::int64_t prompt_tokens = 0;       // counted for the model's tokenizer; 0 when not counted
   std::int64_t default_max_tokens = 0;  // the catalog's output size for a client that set none
+  std::int64_t output_limit = 0;        // the spend hold's output size, told to the vendor; 0: none
 };
 
 struct Routing {

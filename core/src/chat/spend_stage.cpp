@@ -67,6 +67,7 @@ void limit_output(Routing& routing, std::string_view body, std::int64_t output_t
     }
     plan.body = std::move(*edited);
     plan.default_max_tokens = output_tokens;
+    plan.output_limit = output_tokens;
   }
 }
 

@@ -78,6 +78,18 @@ void fail_on_breach(AttemptContext& a, SseRelay& relay, const catalog::ModelRout
   relay.fail(plugin_breach(provider.name(), provider.plugin_name(), relay.breach()));
 }
 
+// A native Responses request told the output size the spend hold covers, as
+// limit_output tells a chat request (spend_stage.cpp): the vendor cannot
+// spend past it. The member is max_output_tokens in that API.
+std::string native_with_output_limit(std::string_view body, std::int64_t tokens) {
+  const std::string value = std::to_string(tokens);
+  if (auto edited = with_member(body, "max_output_tokens", value)) return std::move(*edited);
+  auto doc = nlohmann::json::parse(body, nullptr, false);
+  if (!doc.is_object()) return std::string(body);
+  doc["max_output_tokens"] = tokens;
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // Waits `wait` unless the client hangs up first: then false.
 net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::milliseconds wait) {
   net::asio::steady_timer timer(call.executor(), wait);
@@ -154,7 +166,8 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
       answer_error(a.call,
                    errors::ApiError{502,
                                     "provider_failed",
-                                    "the provider plugin produced a body that is not a chat completion",
+                                    "the provider plugin produced a body that is not the answer this API "
+                                    "reads",
                                     {}},
                    a.outcome, a.redactor);
       co_return Attempt{};
@@ -313,7 +326,11 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiE
   row.alias = route.entry.alias;
   row.provider = route.provider->name();
   row.upstream_model = route.entry.model;
-  if (a.plan.dropped.empty()) {
+  // Sent in the door's own API when this model's provider serves it
+  // natively; otherwise as the chat request, with what it cannot take dropped.
+  const bool native = !a.native_body.empty() && route.provider->serves_natively(a.native_operation);
+  if (a.outcome.shaper) a.outcome.shaper->use_native(native);
+  if (a.plan.dropped.empty() || native) {
     a.call.erase_header("X-Dropped-Params");
   } else {
     a.call.set_header("X-Dropped-Params", join_names(a.plan.dropped));
@@ -328,10 +345,16 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiE
   ctx.stream = a.request.stream ? 1 : 0;
   ctx.default_max_tokens = a.plan.default_max_tokens;
   ctx.prompt_tokens = a.plan.prompt_tokens;
+  ctx.operation = mgw::str(native ? a.native_operation : std::string_view(MGW_OPERATION_CHAT));
 
   const auto& hooks = route.provider->hooks();
   RequestCollector built;
-  const std::string_view sent = a.plan.body.empty() ? body : std::string_view(a.plan.body);
+  std::string limited;  // the native request with the spend hold's output limit
+  if (native && a.plan.output_limit > 0)
+    limited = native_with_output_limit(a.native_body, a.plan.output_limit);
+  const std::string_view sent = native ? (limited.empty() ? a.native_body : std::string_view(limited))
+                                : a.plan.body.empty() ? body
+                                                      : std::string_view(a.plan.body);
   // The member index (ABI 1.1) lets the plugin splice the body instead of
   // parsing it again; it points into `sent`, so it is for this hook only.
   const auto members = index_members(sent);

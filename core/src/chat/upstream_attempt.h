@@ -26,6 +26,10 @@ struct AttemptContext {
   std::chrono::steady_clock::time_point budget_end;
   Outcome& outcome;
   std::string_view body = {};  // the request text, set by try_model
+  // The door's own request and API (plugin.h, "Native operations"), for a
+  // model whose provider serves that API natively; empty: chat only.
+  std::string_view native_operation = {};
+  std::string_view native_body = {};
 };
 
 // True when the call is settled (answered, or the client left); false when

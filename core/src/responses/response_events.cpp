@@ -243,6 +243,10 @@ void ResponseEventWriter::fail(const errors::ApiError& error, std::string& out) 
   json r = response("failed");
   r["error"] = json{{"code", error.code}, {"message", error.message}};
   event("response.failed", json{{"response", std::move(r)}}, out);
+  event("error", error_event(error, request_id_), out);
+}
+
+json error_event(const errors::ApiError& error, std::string_view request_id) {
   // The spec's error form, as a typed event: clients that read `error`
   // members (the openai SDKs raise on them) see the envelope.
   const json param = error.param.empty() ? json(nullptr) : json(error.param);
@@ -251,11 +255,11 @@ void ResponseEventWriter::fail(const errors::ApiError& error, std::string& out) 
                      {"code", error.code},
                      {"message", error.message},
                      {"param", param},
-                     {"request_id", request_id_}}}};
+                     {"request_id", request_id}}}};
   envelope["code"] = error.code;
   envelope["message"] = error.message;
   envelope["param"] = param;
-  event("error", std::move(envelope), out);
+  return envelope;
 }
 
 }  // namespace modelgw::responses

@@ -28,6 +28,11 @@ struct StreamUsage {
   std::int64_t input = 0, output = 0, cached = 0, reasoning = 0;
 };
 
+// The data of the `error` event that follows response.failed: the spec's
+// envelope, with code, message and param also at the top as OpenAI's event has
+// them.
+nlohmann::json error_event(const errors::ApiError& error, std::string_view request_id);
+
 class ResponseEventWriter {
  public:
   ResponseEventWriter(nlohmann::json echo, std::string request_id);

@@ -1,5 +1,6 @@
 #include "responses/response_store.h"
 
+#include "responses/native_request.h"
 #include "responses/responses_request.h"
 
 #include <spdlog/spdlog.h>
@@ -50,10 +51,10 @@ void ResponseStore::start() {
   purge_.start(std::chrono::milliseconds(config_.purge_interval_ms));
 }
 
-net::Task<std::variant<nlohmann::json, errors::ApiError>> ResponseStore::conversation(std::int64_t tenant_id,
-                                                                                      std::string id) {
+net::Task<std::variant<ResponseStore::Conversation, errors::ApiError>> ResponseStore::conversation(
+    std::int64_t tenant_id, std::string id, bool as_items) {
   const int max_turns = config_.max_turns;
-  co_return co_await net::offload(blocking_, [&]() -> std::variant<nlohmann::json, errors::ApiError> {
+  co_return co_await net::offload(blocking_, [&]() -> std::variant<Conversation, errors::ApiError> {
     // Newest first, by each turn's previous_id; bounded in turns, and a
     // chain that loops back (a store edited by hand) ends at the repeat.
     std::vector<plugins::StoredResponse> turns;
@@ -73,18 +74,19 @@ net::Task<std::variant<nlohmann::json, errors::ApiError>> ResponseStore::convers
       next = turn->previous_id;
       turns.push_back(std::move(*turn));
     }
-    nlohmann::json messages = nlohmann::json::array();
+    Conversation out{nlohmann::json::array(), as_items ? nlohmann::json::array() : nlohmann::json()};
     for (auto it = turns.rbegin(); it != turns.rend(); ++it) {
       nlohmann::json input = nlohmann::json::parse(it->input_json, nullptr, false);
-      if (input.is_array()) {
-        for (auto& m : input) messages.push_back(std::move(m));
-      }
       const nlohmann::json response = nlohmann::json::parse(it->response_json, nullptr, false);
+      if (as_items) append_turn_items(out.items, input, response);
+      if (input.is_array()) {
+        for (auto& m : input) out.messages.push_back(std::move(m));
+      }
       if (response.is_object() && response.contains("output")) {
-        for (auto& m : output_messages(response["output"])) messages.push_back(std::move(m));
+        for (auto& m : output_messages(response["output"])) out.messages.push_back(std::move(m));
       }
     }
-    return messages;
+    return out;
   });
 }
 

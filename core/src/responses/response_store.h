@@ -31,11 +31,17 @@ class ResponseStore {
   void start();  // the purge thread
   void stop();
 
-  // The chat messages of the conversation that ends with the tenant's
-  // response `id` (each turn's input, then its output), oldest first; or a
-  // 400 naming previous_response_id when it, or a turn before it, is not kept.
-  net::Task<std::variant<nlohmann::json, errors::ApiError>> conversation(std::int64_t tenant_id,
-                                                                         std::string id);
+  // The conversation that ends with the tenant's response `id` (each turn's
+  // input, then its output), oldest first: as chat messages, and with
+  // `as_items` also as a native request's input items (native_request.h); or
+  // a 400 naming previous_response_id when it, or a turn before it, is not
+  // kept.
+  struct Conversation {
+    nlohmann::json messages;
+    nlohmann::json items;  // null unless asked for
+  };
+  net::Task<std::variant<Conversation, errors::ApiError>> conversation(std::int64_t tenant_id, std::string id,
+                                                                       bool as_items = false);
   // Keeps one answered turn; false (logged) when the store refused it.
   net::Task<bool> keep(plugins::StoredResponse record);
 

@@ -1,5 +1,7 @@
 #include "responses/responses_door.h"
 
+#include "responses/native_answer.h"
+#include "responses/native_request.h"
 #include "responses/response_events.h"
 #include "responses/response_object.h"
 #include "responses/response_store.h"
@@ -24,19 +26,31 @@ class Shaper final : public chat::AnswerShaper {
     own_from_ = own_from;
   }
 
+  void use_native(bool on) override {
+    if (on) {
+      native_.emplace(echo_, request_id_);
+    } else {
+      native_.reset();
+    }
+  }
+
   std::optional<std::string> whole(std::string_view chat_completion, std::string_view request_id) override {
+    if (native_) return native_->whole(chat_completion);
     auto body = whole_response(chat_completion, echo_, request_id);
     if (body && store_ != nullptr) response_json_ = *body;
     return body;
   }
   bool chunk(std::string_view chunk_json, std::string_view /*request_id*/, std::string& out) override {
+    if (native_) return native_->event(chunk_json, out);
     return writer().chunk(chunk_json, out);
   }
   void finish(const std::optional<mgw_usage>& usage, std::string_view /*request_id*/,
               std::string& out) override {
+    if (native_) return;  // the vendor's own last event has been passed on
     writer().finish(counted(usage), out);
   }
   void fail(const errors::ApiError& error, std::string_view /*request_id*/, std::string& out) override {
+    if (native_) return native_->fail(error, out);
     writer().fail(error, out);
   }
 
@@ -60,7 +74,10 @@ class Shaper final : public chat::AnswerShaper {
 
   net::Task<void> complete(std::optional<mgw_usage> usage) override {
     if (store_ == nullptr || input_json_.empty()) co_return;
-    if (response_json_.empty()) {
+    if (native_) {
+      if (native_->final_response().empty()) co_return;  // no whole response came
+      response_json_ = native_->final_response();
+    } else if (response_json_.empty()) {
       response_json_ = writer()
                            .final_response(counted(usage))
                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -89,6 +106,7 @@ class Shaper final : public chat::AnswerShaper {
   nlohmann::json echo_;
   std::string request_id_;
   std::optional<ResponseEventWriter> writer_;
+  std::optional<NativeAnswer> native_;  // set while the attempt is native
   ResponseStore* store_ = nullptr;
   std::int64_t tenant_id_ = 0;
   std::string previous_id_;
@@ -99,19 +117,27 @@ class Shaper final : public chat::AnswerShaper {
 
 }  // namespace
 
-net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open(
-    nlohmann::json body, std::int64_t tenant_id, std::string_view request_id) const {
+net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open(nlohmann::json body,
+                                                                                 std::int64_t tenant_id,
+                                                                                 std::string_view request_id,
+                                                                                 bool native) const {
+  // The client's own body, for a provider that serves this API natively.
+  std::optional<nlohmann::json> original;
+  if (native) original = body;
   auto translated = translate_request(std::move(body), TranslateOptions{store_ != nullptr});
   if (auto* err = std::get_if<errors::ApiError>(&translated)) co_return std::move(*err);
   auto& t = std::get<TranslatedRequest>(translated);
   const std::size_t first_own = t.has_instructions ? 1 : 0;
   std::size_t history_size = 0;
+  nlohmann::json history_items;
   if (!t.previous_response_id.empty()) {
     // The conversation so far goes between the instructions (which are this
     // request's alone, as OpenAI's are) and this turn's input.
-    auto history = co_await store_->conversation(tenant_id, t.previous_response_id);
+    auto history = co_await store_->conversation(tenant_id, t.previous_response_id, native);
     if (auto* err = std::get_if<errors::ApiError>(&history)) co_return std::move(*err);
-    auto& earlier = std::get<nlohmann::json>(history);
+    auto& conversation = std::get<ResponseStore::Conversation>(history);
+    if (original) history_items = std::move(conversation.items);
+    auto& earlier = conversation.messages;
     history_size = earlier.size();
     auto& messages = t.chat["messages"];
     messages.insert(messages.begin() + static_cast<std::ptrdiff_t>(first_own), earlier.begin(),
@@ -127,6 +153,7 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open
   }
   out.shaper = std::move(shaper);
   out.chat = std::move(t.chat);
+  if (original) out.native = native_request(std::move(*original), std::move(history_items));
   co_return out;
 }
 

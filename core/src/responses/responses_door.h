@@ -21,8 +21,11 @@ class ResponsesDoor final : public chat::FrontDoor {
   explicit ResponsesDoor(ResponseStore* store = nullptr) : store_(store) {}
 
   std::string_view operation() const override { return "responses"; }
-  net::Task<std::variant<chat::DoorRequest, errors::ApiError>> open(
-      nlohmann::json body, std::int64_t tenant_id, std::string_view request_id) const override;
+  std::string_view body_members() const override { return "model and input"; }
+  net::Task<std::variant<chat::DoorRequest, errors::ApiError>> open(nlohmann::json body,
+                                                                    std::int64_t tenant_id,
+                                                                    std::string_view request_id,
+                                                                    bool native) const override;
   std::string param_name(std::string_view chat_param) const override;
 
  private:

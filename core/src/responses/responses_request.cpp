@@ -1,5 +1,7 @@
 #include "responses/responses_request.h"
 
+#include "util/json_body.h"
+
 #include <array>
 #include <string>
 #include <string_view>
@@ -25,22 +27,7 @@ struct Refused {
   throw Refused{errors::ApiError{422, "unsupported_parameter", std::move(message), std::move(param)}};
 }
 
-std::string type_name(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    default:
-      return "a number";
-  }
-}
+using util::type_name;
 
 const json& require(const json& v, bool ok, const std::string& param, const char* wanted) {
   if (!ok) refuse("invalid_parameter", "'" + param + "' must be " + wanted + ", not " + type_name(v), param);
@@ -241,25 +228,6 @@ void add_input(const json& input, json& messages) {
   }
 }
 
-// OpenAI's hosted tools: its own services, which no chat vendor runs. They
-// are left out (the answer's X-Dropped-Tools header names them), so a client
-// that offers them among its functions, as the Codex CLI does, is served.
-bool hosted_tool(std::string_view type) {
-  constexpr std::array<std::string_view, 9> kHosted = {"web_search",
-                                                       "web_search_preview",
-                                                       "file_search",
-                                                       "code_interpreter",
-                                                       "computer_use_preview",
-                                                       "image_generation",
-                                                       "mcp",
-                                                       "local_shell",
-                                                       "web_search_preview_2025_03_11"};
-  for (auto h : kHosted) {
-    if (type == h) return true;
-  }
-  return false;
-}
-
 // One function tool -> a chat function tool named `prefix` + its name.
 json chat_function(const json& tool, const std::string& at, const std::string& prefix) {
   const auto name = tool.find("name");
@@ -299,7 +267,7 @@ json chat_tools(const json& tools, std::vector<std::string>& dropped) {
           unsupported("a namespace holds tools of type function here", inner_at + ".type");
         out.push_back(chat_function(f, inner_at, prefix + std::string(kNamespaceSeparator)));
       }
-    } else if (hosted_tool(t)) {
+    } else if (is_hosted_tool(t)) {
       dropped.push_back(t);
     } else {
       unsupported(
@@ -540,6 +508,25 @@ TranslatedRequest translate(json body, TranslateOptions options) {
 }
 
 }  // namespace
+
+// OpenAI's hosted tools: its own services, which no chat vendor runs. They
+// are left out (the answer's X-Dropped-Tools header names them), so a client
+// that offers them among its functions, as the Codex CLI does, is served.
+bool is_hosted_tool(std::string_view type) {
+  constexpr std::array<std::string_view, 9> kHosted = {"web_search",
+                                                       "web_search_preview",
+                                                       "file_search",
+                                                       "code_interpreter",
+                                                       "computer_use_preview",
+                                                       "image_generation",
+                                                       "mcp",
+                                                       "local_shell",
+                                                       "web_search_preview_2025_03_11"};
+  for (auto h : kHosted) {
+    if (type == h) return true;
+  }
+  return false;
+}
 
 std::variant<TranslatedRequest, errors::ApiError> translate_request(nlohmann::json body,
                                                                     TranslateOptions options) {

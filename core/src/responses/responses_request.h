@@ -40,6 +40,10 @@ struct TranslatedRequest {
 // name (OpenAI's function names take [A-Za-z0-9_-]).
 inline constexpr std::string_view kNamespaceSeparator = "__";
 
+// OpenAI's hosted tools (web_search, file_search...): its own services, which
+// the gateway leaves out of every request (X-Dropped-Tools names them).
+bool is_hosted_tool(std::string_view type);
+
 std::variant<TranslatedRequest, errors::ApiError> translate_request(nlohmann::json body,
                                                                     TranslateOptions options = {});
 

@@ -111,6 +111,10 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
   if (!o.openai_ca_file.empty()) y << "    ca_file: \"" << o.openai_ca_file << "\"\n";
   provider("anthropic", "anthropic", fake + "/v1");
   provider("gemini", "gemini", fake + "/v1beta");
+  // The same fake through the openai plugin, served the Responses API
+  // natively (plugin.h, "Native operations").
+  provider("openai-native", "openai", fake + "/v1");
+  y << "    native_operations: [responses]\n";
   provider("dead", "openai", "http://127.0.0.1:" + std::to_string(dead_port) + "/v1");
   y << "    connect_timeout_ms: 1000\n" << o.extra_providers_yaml << "catalog:\n";
   for (const auto& e : o.catalog) {

@@ -1,0 +1,66 @@
+#include "responses/native_request.h"
+
+#include "responses/response_object.h"
+#include "responses/responses_request.h"
+
+#include <string>
+
+namespace modelgw::responses {
+
+using json = nlohmann::json;
+
+json native_request(json body, json history) {
+  body.erase("previous_response_id");
+  body["store"] = false;
+  if (const auto tools = body.find("tools"); tools != body.end() && tools->is_array()) {
+    json kept = json::array();
+    for (auto& tool : *tools) {
+      const auto type = tool.is_object() ? tool.find("type") : tool.end();
+      if (type != tool.end() && type->is_string() && is_hosted_tool(type->get_ref<const std::string&>()))
+        continue;
+      kept.push_back(std::move(tool));
+    }
+    *tools = std::move(kept);
+  }
+  if (!history.is_array() || history.empty()) return body;
+  // The earlier turns, then this turn's input (a string is one user message).
+  auto& input = body["input"];
+  if (input.is_string()) {
+    history.push_back(json{{"role", "user"}, {"content", std::move(input)}});
+  } else if (input.is_array()) {
+    for (auto& item : input) history.push_back(std::move(item));
+  }
+  input = std::move(history);
+  return body;
+}
+
+void append_turn_items(json& items, const json& chat_input, const json& response_object) {
+  for (auto& item : input_items(chat_input, "")) {
+    item.erase("id");
+    item.erase("status");
+    items.push_back(std::move(item));
+  }
+  const auto output = response_object.is_object() ? response_object.find("output") : response_object.end();
+  if (output == response_object.end() || !output->is_array()) return;
+  for (const auto& item : *output) {
+    if (!item.is_object()) continue;
+    const auto type = item.find("type");
+    if (type == item.end() || !type->is_string()) continue;
+    const auto& t = type->get_ref<const std::string&>();
+    if (t == "reasoning") {
+      const auto sealed = item.find("encrypted_content");
+      if (sealed == item.end() || !sealed->is_string() || sealed->get_ref<const std::string&>().empty())
+        continue;
+      json kept = item;
+      kept.erase("status");
+      items.push_back(std::move(kept));
+    } else if (t == "message" || t == "function_call") {
+      json kept = item;
+      kept.erase("id");
+      kept.erase("status");
+      items.push_back(std::move(kept));
+    }
+  }
+}
+
+}  // namespace modelgw::responses

@@ -1,0 +1,128 @@
+#include "util/json_body.h"
+
+#include "util/json_depth.h"
+
+#include <vector>
+
+namespace modelgw::util {
+namespace {
+
+// Walks a body that failed to parse, to say where it failed: the byte of a
+// syntax error, or the member path of a number out of range (nlohmann reports
+// "1e999" as out_of_range 406, not as a parse_error). Run on the error path
+// only, so the parse of a good body stays a single DOM parse.
+class FailureFinder {
+ public:
+  using json = nlohmann::json;
+
+  std::size_t byte = 0;
+  bool overflow = false;  // a number out of range; `path` and `number` say which
+  std::string path;       // "temperature", "messages[0].content[2].x"; empty: the body itself
+  std::string number;     // the literal as written
+
+  bool null() { return value_done(); }
+  bool boolean(bool) { return value_done(); }
+  bool number_integer(json::number_integer_t) { return value_done(); }
+  bool number_unsigned(json::number_unsigned_t) { return value_done(); }
+  bool number_float(json::number_float_t, const json::string_t&) { return value_done(); }
+  bool string(json::string_t&) { return value_done(); }
+  bool binary(json::binary_t&) { return value_done(); }
+  bool start_object(std::size_t) { return push(false); }
+  bool start_array(std::size_t) { return push(true); }
+  bool key(json::string_t& k) {
+    levels_.back().key = k;
+    return true;
+  }
+  bool end_object() { return pop(); }
+  bool end_array() { return pop(); }
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& e) {
+    byte = position;
+    if (e.id == 406) {
+      overflow = true;
+      number = last_token;
+      for (const auto& level : levels_) {
+        if (level.array) {
+          path.append("[").append(std::to_string(level.index)).append("]");
+        } else {
+          path.append(path.empty() ? "" : ".").append(level.key);
+        }
+      }
+    }
+    return false;
+  }
+
+ private:
+  struct Level {
+    bool array = false;
+    std::size_t index = 0;  // of the element being read, in an array
+    std::string key;        // of the member being read, in an object
+  };
+  std::vector<Level> levels_;
+
+  bool value_done() {
+    if (!levels_.empty() && levels_.back().array) ++levels_.back().index;
+    return true;
+  }
+  bool push(bool array) {
+    levels_.push_back(Level{array, 0, {}});
+    return true;
+  }
+  bool pop() {
+    levels_.pop_back();
+    return value_done();
+  }
+};
+
+errors::ApiError parse_failure(std::string_view body, std::string_view members) {
+  FailureFinder finder;
+  nlohmann::json::sax_parse(body, &finder);
+  if (!finder.overflow) {
+    return errors::bad_request(
+        "invalid_json", "the request body is not valid JSON (byte " + std::to_string(finder.byte) + ")");
+  }
+  const std::string number = errors::input_excerpt(finder.number, 32);
+  if (finder.path.empty()) {
+    return errors::bad_request("invalid_parameter", "the request body is the number " + number +
+                                                        ", which is out of range; send a JSON object with " +
+                                                        std::string(members));
+  }
+  std::string param = errors::input_excerpt(finder.path, 128);
+  return errors::bad_request("invalid_parameter",
+                             "'" + param + "' is " + number +
+                                 ", a number out of range: JSON numbers must fit a 64-bit float (about "
+                                 "1.8e308 in magnitude)",
+                             param);
+}
+
+}  // namespace
+
+std::string type_name(const nlohmann::json& v) {
+  if (v.is_null()) return "null";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "a string";
+  if (v.is_array()) return "an array";
+  return "an object";
+}
+
+std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_view body,
+                                                                 std::string_view members) {
+  if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return errors::bad_request("invalid_json",
+                               "the request body is empty; send a JSON object with " + std::string(members));
+  }
+  if (json_nesting_depth(body, kMaxJsonDepth) > kMaxJsonDepth) {
+    return errors::bad_request("invalid_json", "the request body nests arrays/objects deeper than " +
+                                                   std::to_string(kMaxJsonDepth) + " levels");
+  }
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return parse_failure(body, members);
+  if (!doc.is_object()) {
+    return errors::bad_request("invalid_json",
+                               "the request body must be a JSON object, not " + type_name(doc));
+  }
+  return doc;
+}
+
+}  // namespace modelgw::util

@@ -1,0 +1,176 @@
+// The Responses API served natively (core/src/responses/native_*): the
+// request a native provider gets (the whole conversation, store: false, no
+// hosted tools), a kept turn written back as input items, and the vendor's
+// answer passed on under the gateway's id, store and request_id.
+#include "responses/native_answer.h"
+#include "responses/native_request.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace modelgw::responses {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kNativeRequestId = "req_abcdefghijklmnopqrstuvwx";
+
+// The data objects of an SSE text, in order, with their `event:` names.
+std::vector<std::pair<std::string, json>> native_events_of(const std::string& sse) {
+  std::vector<std::pair<std::string, json>> out;
+  std::size_t at = 0;
+  for (int guard = 0; guard < 1000 && at < sse.size(); ++guard) {
+    const auto end = sse.find("\n\n", at);
+    if (end == std::string::npos) break;
+    const std::string block = sse.substr(at, end - at);
+    at = end + 2;
+    const auto nl = block.find('\n');
+    EXPECT_EQ(block.rfind("event: ", 0), 0u) << block;
+    EXPECT_EQ(block.compare(nl + 1, 6, "data: "), 0) << block;
+    out.emplace_back(block.substr(7, nl - 7), json::parse(block.substr(nl + 7)));
+  }
+  return out;
+}
+
+TEST(NativeRequest, AContinuedConversationIsWrittenOutWithStoreFalseAndNoHostedTools) {
+  json body = {{"model", "gpt-x"},
+               {"instructions", "be brief"},
+               {"input", "and now?"},
+               {"previous_response_id", "resp_1"},
+               {"store", true},
+               {"tools", json::array({{{"type", "function"}, {"name", "f"}}, {{"type", "web_search"}}})}};
+  json history = json::array({{{"role", "user"}, {"content", "hi"}}});
+  const json native = native_request(body, history);
+  EXPECT_FALSE(native.contains("previous_response_id")) << "the vendor keeps nothing and knows no id";
+  EXPECT_EQ(native["store"], false);
+  EXPECT_EQ(native["instructions"], "be brief");
+  ASSERT_EQ(native["tools"].size(), 1u);
+  EXPECT_EQ(native["tools"][0]["name"], "f");
+  ASSERT_EQ(native["input"].size(), 2u);
+  EXPECT_EQ(native["input"][0]["content"], "hi");
+  EXPECT_EQ(native["input"][1], json({{"role", "user"}, {"content", "and now?"}}));
+
+  json items_input = {
+      {"model", "m"},
+      {"input", json::array({{{"type", "function_call_output"}, {"call_id", "c1"}, {"output", "42"}}})}};
+  const json no_history = native_request(items_input, json());
+  EXPECT_EQ(no_history["input"], items_input["input"]) << "without history the input is the client's";
+  EXPECT_EQ(no_history["store"], false) << "store: false also when the client left it to its default";
+}
+
+TEST(NativeRequest, AKeptTurnGoesBackAsItemsWithReasoningOnlyWhenSealed) {
+  const json chat_input = json::array({{{"role", "user"}, {"content", "what is 6*7?"}}});
+  const json response = {
+      {"object", "response"},
+      {"output", json::array({
+                     {{"type", "reasoning"}, {"id", "rs_1"}, {"summary", json::array()}},
+                     {{"type", "reasoning"},
+                      {"id", "rs_2"},
+                      {"summary", json::array()},
+                      {"encrypted_content", "sealed"},
+                      {"status", "completed"}},
+                     {{"type", "function_call"},
+                      {"id", "fc_1"},
+                      {"call_id", "call_1"},
+                      {"name", "calc"},
+                      {"arguments", "{}"},
+                      {"status", "completed"}},
+                     {{"type", "message"},
+                      {"id", "msg_1"},
+                      {"role", "assistant"},
+                      {"status", "completed"},
+                      {"content", json::array({{{"type", "output_text"}, {"text", "42"}}})}},
+                 })}};
+  json items = json::array();
+  append_turn_items(items, chat_input, response);
+  ASSERT_EQ(items.size(), 4u) << items.dump();
+  EXPECT_EQ(items[0]["role"], "user");
+  EXPECT_FALSE(items[0].contains("id"));
+  EXPECT_EQ(items[1]["type"], "reasoning");
+  EXPECT_EQ(items[1]["encrypted_content"], "sealed") << "reasoning goes back untouched when sealed";
+  EXPECT_EQ(items[1]["id"], "rs_2");
+  EXPECT_EQ(items[2]["type"], "function_call");
+  EXPECT_FALSE(items[2].contains("id"));
+  EXPECT_EQ(items[2]["call_id"], "call_1");
+  EXPECT_EQ(items[3]["type"], "message");
+  EXPECT_FALSE(items[3].contains("status"));
+}
+
+TEST(NativeAnswer, AWholeResponseCarriesTheGatewaysIdStoreAndRequestId) {
+  const json echo = {{"store", true}, {"previous_response_id", "resp_prev"}};
+  NativeAnswer answer(echo, kNativeRequestId);
+  const json vendor = {{"id", "resp_vendor"},
+                       {"object", "response"},
+                       {"status", "completed"},
+                       {"store", false},
+                       {"previous_response_id", nullptr},
+                       {"model", "gpt-x"},
+                       {"output", json::array()}};
+  const auto body = answer.whole(vendor.dump());
+  ASSERT_TRUE(body);
+  const json doc = json::parse(*body);
+  EXPECT_EQ(doc["id"], "resp_abcdefghijklmnopqrstuvwx");
+  EXPECT_EQ(doc["store"], true);
+  EXPECT_EQ(doc["previous_response_id"], "resp_prev");
+  EXPECT_EQ(doc["request_id"], kNativeRequestId);
+  EXPECT_EQ(doc["model"], "gpt-x");
+  const json kept = json::parse(answer.final_response());
+  EXPECT_EQ(kept["id"], doc["id"]);
+  EXPECT_FALSE(kept.contains("request_id")) << "the kept object is the response, not one call's answer";
+
+  EXPECT_FALSE(answer.whole(R"({"object":"chat.completion"})"));
+  EXPECT_FALSE(answer.whole("not json"));
+}
+
+TEST(NativeAnswer, EventsAreRenumberedOwnedAndTheTerminalResponseIsKept) {
+  NativeAnswer answer(json{{"store", false}}, kNativeRequestId);
+  std::string out;
+  ASSERT_TRUE(answer.event(
+      R"({"type":"response.created","sequence_number":7,"response":{"id":"resp_v","object":"response","status":"in_progress","model":"m"}})",
+      out));
+  ASSERT_TRUE(answer.event(
+      R"({"type":"response.output_text.delta","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hi"})",
+      out));
+  EXPECT_TRUE(answer.final_response().empty());
+  ASSERT_TRUE(answer.event(
+      R"({"type":"response.completed","sequence_number":9,"response":{"id":"resp_v","object":"response","status":"completed","model":"m","output":[]}})",
+      out));
+  EXPECT_FALSE(answer.event(R"({"no":"type"})", out));
+  EXPECT_FALSE(answer.event("[1]", out));
+  const auto events = native_events_of(out);
+  ASSERT_EQ(events.size(), 3u) << out;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].second["sequence_number"], static_cast<int>(i));
+    EXPECT_EQ(events[i].second["request_id"], kNativeRequestId);
+    EXPECT_EQ(events[i].first, events[i].second["type"]);
+  }
+  EXPECT_EQ(events[0].second["response"]["id"], "resp_abcdefghijklmnopqrstuvwx");
+  EXPECT_EQ(events[0].second["response"]["store"], false);
+  EXPECT_EQ(events[1].second["delta"], "Hi");
+  EXPECT_EQ(json::parse(answer.final_response())["status"], "completed");
+}
+
+TEST(NativeAnswer, AFailureAfterTheStartEndsWithResponseFailedAndTheErrorEnvelope) {
+  NativeAnswer answer(json::object(), kNativeRequestId);
+  std::string out;
+  ASSERT_TRUE(answer.event(
+      R"({"type":"response.created","response":{"id":"resp_v","object":"response","status":"in_progress","model":"m"}})",
+      out));
+  answer.fail(errors::ApiError{502, "provider_failed", "the upstream provider 'p' failed", {}}, out);
+  const auto events = native_events_of(out);
+  ASSERT_EQ(events.size(), 3u) << out;
+  EXPECT_EQ(events[1].first, "response.failed");
+  EXPECT_EQ(events[1].second["response"]["status"], "failed");
+  EXPECT_EQ(events[1].second["response"]["id"], "resp_abcdefghijklmnopqrstuvwx");
+  EXPECT_EQ(events[1].second["response"]["error"]["code"], "provider_failed");
+  EXPECT_EQ(events[2].first, "error");
+  EXPECT_EQ(events[2].second["error"]["code"], "provider_failed");
+  EXPECT_EQ(events[2].second["error"]["request_id"], kNativeRequestId);
+  EXPECT_EQ(events[2].second["sequence_number"], 2);
+  EXPECT_TRUE(answer.final_response().empty()) << "a failed answer is not kept";
+}
+
+}  // namespace
+}  // namespace modelgw::responses
