@@ -132,7 +132,7 @@ void check_locate(std::string_view body, const json& doc) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
-  auto parsed = modelgw::chat::parse_json_object(body);
+  auto parsed = modelgw::util::parse_json_object(body, "model and messages");
   if (const auto* refusal = std::get_if<modelgw::errors::ApiError>(&parsed)) {
     check_refusal(*refusal);
     return 0;

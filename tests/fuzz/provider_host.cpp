@@ -80,7 +80,12 @@ const mgw_provider_hooks& provider_hooks() {
 
 mgw_provider* provider() {
   static mgw_provider* instance = [] {
+#ifdef MGW_FUZZ_OPERATION
+    const std::string config = std::string(R"({"api_key":")") + std::string(kApiKey) +
+                               R"(","native_operations":[")" + MGW_FUZZ_OPERATION + "\"]}";
+#else
     const std::string config = std::string(R"({"api_key":")") + std::string(kApiKey) + "\"}";
+#endif
     std::string problem;
     mgw_text_sink error{
         &problem, [](void* self, mgw_str text) { static_cast<std::string*>(self)->append(view(text)); }};
@@ -102,6 +107,9 @@ mgw_call_context call_context(bool stream) {
   c.stream = stream ? 1 : 0;
   c.default_max_tokens = 256;
   c.prompt_tokens = 12;
+#ifdef MGW_FUZZ_OPERATION
+  c.operation = mgw::str(MGW_FUZZ_OPERATION);  // a native operation (ABI 1.10)
+#endif
   return c;
 }
 

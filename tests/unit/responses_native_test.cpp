@@ -152,6 +152,38 @@ TEST(NativeAnswer, EventsAreRenumberedOwnedAndTheTerminalResponseIsKept) {
   EXPECT_EQ(json::parse(answer.final_response())["status"], "completed");
 }
 
+// Events and bodies are rewritten by splicing when their keys index cleanly,
+// and through a parse when not (a key written with an escape): the same
+// answer either way.
+TEST(NativeAnswer, SplicedAndParsedRewritesAgree) {
+  NativeAnswer spliced(json{{"store", true}}, kNativeRequestId);
+  NativeAnswer parsed(json{{"store", true}}, kNativeRequestId);
+  std::string a, b;
+  ASSERT_TRUE(spliced.event(R"({"type":"response.output_text.delta","delta":"Hi","sequence_number":5})", a));
+  ASSERT_TRUE(
+      parsed.event(R"({"type":"response.output_text.delta","d\u0065lta":"Hi","sequence_number":5})", b));
+  const auto ea = native_events_of(a), eb = native_events_of(b);
+  ASSERT_EQ(ea.size(), 1u);
+  ASSERT_EQ(eb.size(), 1u);
+  EXPECT_EQ(ea[0].first, "response.output_text.delta");
+  EXPECT_EQ(ea[0].second, eb[0].second);
+  EXPECT_EQ(ea[0].second["sequence_number"], 0);
+
+  const std::string vendor =
+      R"({"id":"resp_v","object":"response","status":"completed","store":false,"request_id":"req_x","output":[]})";
+  std::string escaped = vendor;
+  escaped.replace(escaped.find("\"status\""), 8, "\"st\\u0061tus\"");
+  const auto wa = spliced.whole(vendor), wb = parsed.whole(escaped);
+  ASSERT_TRUE(wa);
+  ASSERT_TRUE(wb);
+  EXPECT_EQ(json::parse(*wa), json::parse(*wb));
+  EXPECT_EQ(json::parse(*wa)["request_id"], kNativeRequestId) << "the vendor's request_id is not the call's";
+  EXPECT_EQ(json::parse(spliced.final_response()), json::parse(parsed.final_response()));
+  EXPECT_FALSE(spliced.whole(R"({"object":"response",)")) << "not JSON";
+  EXPECT_FALSE(spliced.event(R"({"type":"x",)", a)) << "not JSON";
+  EXPECT_FALSE(spliced.event(R"({"type":1})", a)) << "a type that is not a string";
+}
+
 TEST(NativeAnswer, AFailureAfterTheStartEndsWithResponseFailedAndTheErrorEnvelope) {
   NativeAnswer answer(json::object(), kNativeRequestId);
   std::string out;

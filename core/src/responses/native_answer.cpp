@@ -1,7 +1,11 @@
 #include "responses/native_answer.h"
 
+#include "chat/body_members.h"
 #include "responses/response_events.h"
 #include "responses/response_object.h"
+
+#include <initializer_list>
+#include <vector>
 
 namespace modelgw::responses {
 
@@ -13,6 +17,40 @@ std::string dump(const json& doc) {
   return doc.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+// The top-level members of `text` when it is a JSON object whose keys index
+// cleanly (chat/body_members.h), so it can be rewritten by splicing: a
+// validating scan allocates nothing per value, where a parse and a dump
+// would build and walk the whole tree. nullopt: parse it instead (or it is
+// not an object at all: `object` says which).
+std::optional<std::vector<mgw_json_member>> members_of(std::string_view text, bool& object) {
+  const auto open = text.find_first_not_of(" \t\r\n");
+  object = open != std::string_view::npos && text[open] == '{' && json::accept(text);
+  if (!object) return std::nullopt;
+  return chat::index_members(text);
+}
+
+std::string_view value_of(const std::vector<mgw_json_member>& members, std::string_view name) {
+  for (const auto& m : members) {
+    if (std::string_view(m.name.ptr, m.name.len) == name) return {m.value.ptr, m.value.len};
+  }
+  return {};
+}
+
+// The members as an object's inside ("a":1,"b":2), leaving out `skip`.
+void append_members(std::string& out, const std::vector<mgw_json_member>& members,
+                    std::initializer_list<std::string_view> skip) {
+  bool first = true;
+  for (const auto& m : members) {
+    const std::string_view name(m.name.ptr, m.name.len);
+    bool skipped = false;
+    for (auto s : skip) skipped = skipped || name == s;
+    if (skipped) continue;
+    if (!first) out += ',';
+    first = false;
+    out.append("\"").append(name).append("\":").append(m.value.ptr, m.value.len);
+  }
+}
+
 }  // namespace
 
 NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
@@ -21,7 +59,10 @@ NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
                                 ? echo["previous_response_id"]
                                 : json(nullptr)),
       request_id_(std::move(request_id)),
-      id_(response_id(request_id_)) {}
+      id_(response_id(request_id_)) {
+  owned_members_ = "\"id\":\"" + id_ + "\",\"store\":" + dump(store_) +
+                   ",\"previous_response_id\":" + dump(previous_response_id_);
+}
 
 void NativeAnswer::own(json& response) const {
   response["id"] = id_;
@@ -30,12 +71,25 @@ void NativeAnswer::own(json& response) const {
 }
 
 std::optional<std::string> NativeAnswer::whole(std::string_view response_object) {
-  json doc = json::parse(response_object, nullptr, false);
-  if (!doc.is_object() || string_member(doc, "object") != "response") return std::nullopt;
-  own(doc);
-  final_ = dump(doc);
-  doc["request_id"] = request_id_;
-  return dump(doc);
+  bool object = false;
+  const auto members = members_of(response_object, object);
+  if (!object) return std::nullopt;
+  if (members) {
+    if (value_of(*members, "object") != "\"response\"") return std::nullopt;
+    final_.assign("{");
+    append_members(final_, *members, {"id", "store", "previous_response_id", "request_id"});
+    final_.append(final_.size() > 1 ? "," : "").append(owned_members_).append("}");
+  } else {
+    json doc = json::parse(response_object, nullptr, false);
+    if (!doc.is_object() || string_member(doc, "object") != "response") return std::nullopt;
+    doc.erase("request_id");
+    own(doc);
+    final_ = dump(doc);
+  }
+  std::string body;
+  body.reserve(final_.size() + request_id_.size() + 20);
+  body.append("{\"request_id\":\"").append(request_id_).append("\",").append(final_, 1);
+  return body;
 }
 
 void NativeAnswer::append(std::string_view type, json& data, std::string& out) {
@@ -45,10 +99,30 @@ void NativeAnswer::append(std::string_view type, json& data, std::string& out) {
 }
 
 bool NativeAnswer::event(std::string_view data, std::string& out) {
+  bool object = false;
+  const auto members = members_of(data, object);
+  if (!object) return false;
+  if (members && value_of(*members, "response").empty()) {
+    // Most events (deltas, item and part events): renumbered by splicing.
+    const std::string_view type = value_of(*members, "type");
+    if (type.size() < 3 || type.front() != '"' || type.find('\\') != std::string_view::npos) return false;
+    out.append("event: ").append(type.substr(1, type.size() - 2)).append("\ndata: {");
+    append_members(out, *members, {"sequence_number", "request_id"});
+    out.append(members->size() > 0 ? "," : "")
+        .append("\"sequence_number\":")
+        .append(std::to_string(sequence_++))
+        .append(",\"request_id\":\"")
+        .append(request_id_)
+        .append("\"}\n\n");
+    return true;
+  }
+  // An event that carries the response (created, in_progress, completed...):
+  // its id, store and previous_response_id are the gateway's.
   json doc = json::parse(data, nullptr, false);
   if (!doc.is_object()) return false;
   const std::string type = string_member(doc, "type");
-  if (type.empty()) return false;
+  // The type is written on the event: line, so no byte of it may end that line.
+  if (type.empty() || type.find_first_of("\r\n") != std::string::npos) return false;
   if (const auto r = doc.find("response"); r != doc.end() && r->is_object()) {
     own(*r);
     last_response_ = *r;

@@ -44,6 +44,7 @@ class NativeAnswer {
   nlohmann::json previous_response_id_;
   std::string request_id_;
   std::string id_;
+  std::string owned_members_;  // "id":...,"store":...,"previous_response_id":... as written
   std::int64_t sequence_ = 0;
   nlohmann::json last_response_;  // the newest response object an event carried
   std::string final_;

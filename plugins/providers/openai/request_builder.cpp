@@ -44,16 +44,6 @@ bool apply_stream_mode(Json& body, bool stream, const mgw_response_sink* error) 
   return true;
 }
 
-void append_member(std::string& out, std::string_view name, std::string_view value) {
-  if (out.size() > 1) {
-    out += ',';
-  }
-  out += '"';
-  out += name;
-  out += "\":";
-  out += value;
-}
-
 // The body by splicing the host's member index (ABI 1.1): the client's
 // members are copied as written, only model, stream, stream_options and
 // request_id are replaced or dropped, so the body is never parsed or
@@ -121,6 +111,16 @@ void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
 }
 
 }  // namespace
+
+void append_member(std::string& out, std::string_view name, std::string_view value) {
+  if (out.size() > 1) {
+    out += ',';
+  }
+  out += '"';
+  out += name;
+  out += "\":";
+  out += value;
+}
 
 mgw_status build_request(const ProviderConfig& config, const mgw_call_context& ctx,
                          std::string_view client_body, const mgw_request_sink& out,

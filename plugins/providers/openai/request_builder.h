@@ -18,4 +18,8 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
                          std::string_view client_body, const mgw_request_sink& out,
                          const mgw_response_sink* error);
 
+// Appends `"name":value` (value as JSON text) to an object being written
+// from its opening brace on, with the comma before it when needed.
+void append_member(std::string& out, std::string_view name, std::string_view value);
+
 }  // namespace mgw::openai

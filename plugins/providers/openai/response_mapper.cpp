@@ -13,8 +13,6 @@ namespace mgw::openai {
 
 using namespace mgw::provider;
 
-namespace {
-
 // A 2xx the vendor should never send. Retryable: the same call usually gets a
 // proper answer. The message says what was wrong, never the bytes.
 void bad_success(const mgw_response_sink& out, int32_t status, std::string_view what) {
@@ -22,8 +20,6 @@ void bad_success(const mgw_response_sink& out, int32_t status, std::string_view 
                        "upstream provider returned HTTP " + std::to_string(status) + " " + std::string(what),
                        /*retryable=*/true));
 }
-
-}  // namespace
 
 void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t status,
                   const mgw_header* headers, std::size_t header_count, std::string_view body,

@@ -17,4 +17,9 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
                   const mgw_header* headers, std::size_t header_count, std::string_view body,
                   const mgw_response_sink& out);
 
+// Fails a 2xx the vendor should never send (a body that is not what it
+// answers). Retryable: the same call usually gets a proper answer. `what`
+// says what was wrong, never the bytes.
+void bad_success(const mgw_response_sink& out, int32_t status, std::string_view what);
+
 }  // namespace mgw::openai

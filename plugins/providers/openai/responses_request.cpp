@@ -1,5 +1,7 @@
 #include "responses_request.h"
 
+#include "request_builder.h"
+
 #include <modelgw/provider/errors.hpp>
 #include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
@@ -9,16 +11,6 @@ namespace mgw::openai {
 using namespace mgw::provider;
 
 namespace {
-
-void append_member(std::string& out, std::string_view name, std::string_view value) {
-  if (out.size() > 1) {
-    out += ',';
-  }
-  out += '"';
-  out += name;
-  out += "\":";
-  out += value;
-}
 
 // The members as the client wrote them, only "model" replaced: the body is
 // never parsed or serialised whole. Same result as the parsing path.

@@ -1,5 +1,6 @@
 #include "responses_response.h"
 
+#include "response_mapper.h"
 #include "usage.h"
 
 #include <modelgw/provider/json.hpp>
@@ -18,12 +19,6 @@ namespace {
 
 // How much of a failed response's own message is passed on.
 constexpr std::size_t kFailureMessageLimit = 160;
-
-void bad_success(const mgw_response_sink& out, int32_t status, std::string_view what) {
-  emit_error(&out, provider_failed(
-                       "upstream provider returned HTTP " + std::to_string(status) + " " + std::string(what),
-                       /*retryable=*/true));
-}
 
 }  // namespace
 
