@@ -1,4 +1,4 @@
-// bench_mock_upstream: an event-driven OpenAI chat completions upstream for
+// bench_mock_upstream: an event-driven OpenAI chat completions (and Responses API) upstream for
 // the benchmark. One io_context per thread (1 or 2), each with its own
 // SO_REUSEPORT acceptor, one coroutine per connection: thousands of open
 // streams cost a coroutine frame and a timer each, not a thread, so the mock
@@ -10,7 +10,11 @@
 // answers a JSON completion with usage, or with "stream": true an SSE stream of
 // W word chunks, a finish chunk, a usage chunk and [DONE], waiting chunk_delay_ms
 // (from the model "name+chunk_delay_ms=D+words=W") before every event but the
-// first. Any GET answers 200 (readiness). Stops on SIGTERM or SIGINT.
+// first. POST /v1/responses (the Responses API, as the gateway's native path
+// sends it: "store": false, no previous_response_id, else 400) answers the same
+// text and tokens as a "response" object, or streamed as the typed events
+// response.created ... response.completed, the same delay apart. Any GET
+// answers 200 (readiness). Stops on SIGTERM or SIGINT.
 #include "mock_wire.h"
 
 #include <utility>  // before asio: Boost 1.74's awaitable.hpp uses std::exchange
@@ -43,18 +47,26 @@ struct Settings {
   int words = 8;  // stream chunks when the model does not say
 };
 
+// Which API a POST asks: chat completions, or the Responses API.
+enum class Api { chat, responses };
+
 asio::awaitable<void> stream(tcp::socket& sock, const bench::mock::ChatAsk& ask, std::size_t prompt_bytes,
-                             const Settings& s) {
+                             const Settings& s, Api api) {
   const int words = ask.words >= 0 ? ask.words : s.words;
   asio::steady_timer timer(sock.get_executor());
   std::string out = bench::mock::stream_head();
-  const std::size_t n = bench::mock::event_count(words);
+  const std::size_t n =
+      api == Api::responses ? bench::mock::responses_group_count(words) : bench::mock::event_count(words);
   for (std::size_t i = 0; i < n; ++i) {
     if (i > 0 && ask.delay_ms > 0) {
       timer.expires_after(std::chrono::milliseconds(ask.delay_ms));
       co_await timer.async_wait(use_awaitable);
     }
-    out += bench::mock::chunk_event(bench::mock::event_payload(ask, words, i, prompt_bytes));
+    if (api == Api::responses) {
+      out += bench::mock::responses_group(ask, words, i, prompt_bytes);
+    } else {
+      out += bench::mock::chunk_event(bench::mock::event_payload(ask, words, i, prompt_bytes));
+    }
     if (i + 1 == n) out += bench::mock::kLastChunk;
     co_await asio::async_write(sock, asio::buffer(out), use_awaitable);
     out.clear();
@@ -83,24 +95,32 @@ asio::awaitable<void> serve(tcp::socket sock, const Settings& s) {
       }
       const std::string_view body = std::string_view(buf).substr(head_len, head->content_length);
       std::string answer;
+      const bool chat = head->path.rfind("/v1/chat/completions", 0) == 0;
+      const Api api = chat ? Api::chat : Api::responses;
       if (head->method == "GET") {
         answer =
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}";
-      } else if (head->method != "POST" || head->path.rfind("/v1/chat/completions", 0) != 0) {
+      } else if (head->method != "POST" || (!chat && head->path.rfind("/v1/responses", 0) != 0)) {
         answer = bench::mock::error_response(404, "not_found", "unknown path", false);
       } else if (!s.api_key.empty() && head->bearer != s.api_key) {
         answer = bench::mock::error_response(401, "invalid_api_key", "wrong or missing API key", false);
+      } else if (const std::string_view refusal =
+                     api == Api::responses ? bench::mock::responses_refusal(body) : std::string_view();
+                 !refusal.empty()) {
+        answer = bench::mock::error_response(400, "invalid_request_error", refusal, false);
       } else {
         const auto ask = bench::mock::read_chat(body);
         const std::size_t prompt_bytes = body.size();
         buf.erase(0, need);
         if (ask.stream) {
           if (ask.delay_ms > 0) buf.shrink_to_fit();
-          co_await stream(sock, ask, prompt_bytes, s);
+          co_await stream(sock, ask, prompt_bytes, s, api);
           if (head->close) co_return;
           continue;
         }
-        answer = bench::mock::json_response(ask, s.answer_bytes, prompt_bytes);
+        answer = api == Api::responses
+                     ? bench::mock::responses_json_response(ask, s.answer_bytes, prompt_bytes)
+                     : bench::mock::json_response(ask, s.answer_bytes, prompt_bytes);
         co_await asio::async_write(sock, asio::buffer(answer), use_awaitable);
         if (head->close) co_return;
         continue;

@@ -71,6 +71,59 @@ std::string usage_json(std::size_t prompt_bytes, std::size_t completion_tokens) 
          std::to_string(prompt + completion_tokens) + "}";
 }
 
+std::string responses_usage_json(std::size_t prompt_bytes, std::size_t output_tokens) {
+  const std::size_t input = std::max<std::size_t>(1, prompt_bytes / 4);
+  return R"({"input_tokens":)" + std::to_string(input) +
+         R"(,"input_tokens_details":{"cached_tokens":0},"output_tokens":)" + std::to_string(output_tokens) +
+         R"(,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":)" +
+         std::to_string(input + output_tokens) + "}";
+}
+
+// "<hex>\r\n<payload>\r\n": one HTTP chunk.
+std::string http_chunk(std::string_view payload) {
+  char hex[32];
+  const int n = std::snprintf(hex, sizeof hex, "%zx\r\n", payload.size());
+  std::string out;
+  out.reserve(static_cast<std::size_t>(n) + payload.size() + 2);
+  out.append(hex, static_cast<std::size_t>(n)).append(payload).append("\r\n");
+  return out;
+}
+
+constexpr std::string_view kMessageId = "msg_mock";
+
+// The message item, its content empty while in progress.
+std::string message_item(std::string_view status, std::string_view text) {
+  std::string content = "[]";
+  if (status == "completed")
+    content =
+        R"([{"type":"output_text","annotations":[],"logprobs":[],"text":")" + std::string(text) + R"("}])";
+  return R"({"id":")" + std::string(kMessageId) + R"(","type":"message","status":")" + std::string(status) +
+         R"(","content":)" + content + R"(,"role":"assistant"})";
+}
+
+// A "response" object; `output` and `usage` are JSON ("[]", "null", ...).
+std::string response_object(const ChatAsk& ask, std::string_view status, std::string_view output,
+                            std::string_view usage) {
+  return R"({"id":"resp_mock","object":"response","created_at":1700000000,"status":")" + std::string(status) +
+         R"(","error":null,"incomplete_details":null,"model":")" + ask.model + R"(","output":)" +
+         std::string(output) +
+         R"(,"parallel_tool_calls":true,"previous_response_id":null,"store":false,"usage":)" +
+         std::string(usage) + "}";
+}
+
+// One typed event: `fields` are the members besides type and sequence_number
+// ("" for none, else starting with a comma).
+void append_event(std::string& out, std::string_view type, std::string_view fields, std::size_t sequence) {
+  out.append("event: ").append(type).append("\ndata: {\"type\":\"").append(type).append("\"").append(fields);
+  out.append(",\"sequence_number\":").append(std::to_string(sequence)).append("}\n\n");
+}
+
+std::string stream_text(std::size_t words) {
+  std::string s;
+  for (std::size_t i = 0; i < words; ++i) s += (i ? " tok" : "tok") + std::to_string(i);
+  return s;
+}
+
 }  // namespace
 
 std::optional<RequestHead> parse_request_head(std::string_view head) {
@@ -179,6 +232,65 @@ std::string event_payload(const ChatAsk& ask, int words, std::size_t index, std:
   if (index == w) return prefix + R"([{"index":0,"delta":{},"finish_reason":"stop"}]})";
   if (index == w + 1) return prefix + "[],\"usage\":" + usage_json(prompt_bytes, w) + "}";
   return "[DONE]";
+}
+
+std::string_view responses_refusal(std::string_view body) {
+  if (member_value(body, "\"store\"").substr(0, 5) != "false") return "store must be false";
+  const std::string_view previous = member_value(body, "\"previous_response_id\"");
+  if (!previous.empty() && previous.substr(0, 4) != "null")
+    return "previous_response_id is not sent natively";
+  return {};
+}
+
+std::string responses_json_response(const ChatAsk& ask, std::size_t content_bytes, std::size_t prompt_bytes) {
+  const std::string body =
+      response_object(ask, "completed", "[" + message_item("completed", content_text(content_bytes)) + "]",
+                      responses_usage_json(prompt_bytes, content_bytes / 4 + 1));
+  return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+std::size_t responses_group_count(int words) {
+  return static_cast<std::size_t>(std::max(0, words)) + 2;
+}
+
+std::string responses_group(const ChatAsk& ask, int words, std::size_t index, std::size_t prompt_bytes) {
+  const std::size_t w = static_cast<std::size_t>(std::max(0, words));
+  static constexpr std::string_view kAt = R"(,"item_id":"msg_mock","output_index":0,"content_index":0)";
+  std::string out;
+  if (index == 0) {
+    const std::string created = R"(,"response":)" + response_object(ask, "in_progress", "[]", "null");
+    append_event(out, "response.created", created, 0);
+    append_event(out, "response.in_progress", created, 1);
+    append_event(out, "response.output_item.added",
+                 R"(,"output_index":0,"item":)" + message_item("in_progress", ""), 2);
+    append_event(
+        out, "response.content_part.added",
+        std::string(kAt) + R"(,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""})", 3);
+  }
+  if (index < w) {
+    const std::string word = (index == 0 ? "tok" : " tok") + std::to_string(index);
+    append_event(out, "response.output_text.delta",
+                 std::string(kAt) + R"(,"delta":")" + word + R"(","logprobs":[])", 4 + index);
+  } else if (index == w) {
+    const std::string text = stream_text(w);
+    append_event(out, "response.output_text.done",
+                 std::string(kAt) + R"(,"text":")" + text + R"(","logprobs":[])", 4 + w);
+    append_event(out, "response.content_part.done",
+                 std::string(kAt) +
+                     R"(,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":")" + text +
+                     R"("})",
+                 5 + w);
+    append_event(out, "response.output_item.done",
+                 R"(,"output_index":0,"item":)" + message_item("completed", text), 6 + w);
+  } else {
+    append_event(out, "response.completed",
+                 R"(,"response":)" + response_object(ask, "completed",
+                                                     "[" + message_item("completed", stream_text(w)) + "]",
+                                                     responses_usage_json(prompt_bytes, w)),
+                 7 + w);
+  }
+  return http_chunk(out);
 }
 
 }  // namespace bench::mock

@@ -1,6 +1,7 @@
 // The bench mock upstream's wire format, without I/O: the request head it
-// needs (method, path, length, key), what a chat request asks for, and the
-// bytes of an OpenAI chat completion answer or stream event.
+// needs (method, path, length, key), what a chat or Responses request asks
+// for, and the bytes of an OpenAI chat completion answer or stream event, or
+// of a Responses API response object or typed stream event.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +50,27 @@ std::string chunk_event(std::string_view payload);
 // usage chunk, and "[DONE]" (index words + 2). `count(words)` of them.
 std::size_t event_count(int words);
 std::string event_payload(const ChatAsk& ask, int words, std::size_t index, std::size_t prompt_bytes);
+
+// The Responses API (POST /v1/responses), as a native provider of the
+// gateway sends it: read_chat reads its "model" and "stream" as well.
+//
+// Why the mock refuses the request (400), or empty: the gateway's native path
+// always sends "store": false and never a previous_response_id.
+std::string_view responses_refusal(std::string_view body);
+
+// A complete non-streamed response: a "response" object whose one message
+// item holds `content_bytes` of output_text, with usage (tokens as chat's).
+std::string responses_json_response(const ChatAsk& ask, std::size_t content_bytes, std::size_t prompt_bytes);
+
+// The groups of typed events of a stream, each one HTTP chunk of one or more
+// `event: <type>\ndata: {"type":"<type>",...,"sequence_number":n}\n\n`, sent one delay
+// apart like chat's events: group i < words is output_text.delta i ("tok<i>",
+// the first group led by response.created, response.in_progress,
+// response.output_item.added and response.content_part.added); group words
+// holds output_text.done, content_part.done and output_item.done; the last,
+// response.completed with usage. `responses_group_count(words)` of them.
+std::size_t responses_group_count(int words);
+std::string responses_group(const ChatAsk& ask, int words, std::size_t index, std::size_t prompt_bytes);
 
 // The end of the chunked body.
 inline constexpr std::string_view kLastChunk = "0\r\n\r\n";
