@@ -107,19 +107,27 @@ void Environment::write_config(const EnvironmentOptions& o) {
     // access_log only when off, so the bench also drives builds older than the key.
     << "logging: { level: warn" << (o.access_log ? "" : ", access_log: false") << " }\n"
     << "pii: { default_mode: " << o.pii_mode << " }\n"
-    << "providers:\n"
-    << "  openai: { plugin: openai, base_url: \"http://127.0.0.1:" << upstream_port_
-    << "/v1\", api_key: \""
-    // As many upstream connections as client ones: each open stream holds one.
-    << kUpstreamKey << "\", timeout_ms: 600000"
-    << (o.default_caps ? std::string() : ", max_connections: " + std::to_string(max_connections)) << " }\n"
+    << "providers:\n";
+  // As many upstream connections as client ones: each open stream holds one.
+  const std::string upstream =
+      "plugin: openai, base_url: \"http://127.0.0.1:" + std::to_string(upstream_port_) +
+      "/v1\", api_key: \"" + kUpstreamKey + "\", timeout_ms: 600000" +
+      (o.default_caps ? std::string() : ", max_connections: " + std::to_string(max_connections));
+  f << "  " << kProvider << ": { " << upstream
+    << " }\n"
+    // The same mock, sent POST /v1/responses as it is (the Responses API natively).
+    << "  " << kNativeProvider << ": { " << upstream << ", native_operations: [responses] }\n"
     << "catalog:\n"
-    << "  " << kModelAlias
-    << ": { provider: openai, model: \"gpt-4o-mini\", context_window: 128000 }\n"  // priced by the dataset
-    << "  " << kStreamAlias << ": { provider: openai, model: " << quoted(o.stream_model)
+    << "  " << kModelAlias << ": { provider: " << kProvider
+    << ", model: \"gpt-4o-mini\", context_window: 128000 }\n"  // priced by the dataset
+    << "  " << kStreamAlias << ": { provider: " << kProvider << ", model: " << quoted(o.stream_model)
     << ", prices: " << kPrices << " }\n"
-    << "  " << kSseAlias << ": { provider: openai, model: " << quoted(o.sse_stream_model)
-    << ", prices: " << kPrices << " }\n";
+    << "  " << kSseAlias << ": { provider: " << kProvider << ", model: " << quoted(o.sse_stream_model)
+    << ", prices: " << kPrices << " }\n"
+    << "  " << kNativeAlias << ": { provider: " << kNativeProvider
+    << ", model: \"gpt-4o-mini\", context_window: 128000 }\n"
+    << "  " << kNativeSseAlias << ": { provider: " << kNativeProvider
+    << ", model: " << quoted(o.sse_stream_model) << ", prices: " << kPrices << " }\n";
   if (!f) throw std::runtime_error("cannot write " + config_path_);
 }
 

@@ -34,6 +34,14 @@ class Environment {
   static constexpr const char* kModelAlias = "gpt-4o-mini";
   static constexpr const char* kStreamAlias = "slowstream";
   static constexpr const char* kSseAlias = "ssebench";
+  // The providers in front of the mock: the openai plugin translating the
+  // Responses API to chat (as for any OpenAI-compatible host), and the same
+  // plugin with native_operations: [responses], sent it as it is.
+  static constexpr const char* kProvider = "openai";
+  static constexpr const char* kNativeProvider = "openai_native";
+  // Aliases on the native provider: kModelAlias's and kSseAlias's upstream models.
+  static constexpr const char* kNativeAlias = "gpt-4o-mini-native";
+  static constexpr const char* kNativeSseAlias = "ssebench-native";
   // The stream models are the fake upstream's fault names, not in the price dataset.
   static constexpr const char* kPrices = "{ input: 0.15, output: 0.60 }";
 

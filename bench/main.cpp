@@ -12,6 +12,7 @@
 #include "options.h"
 #include "process.h"
 #include "report.h"
+#include "report_format.h"
 #include "scenarios.h"
 #include "sse_holder.h"
 
@@ -20,10 +21,14 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -197,6 +202,7 @@ std::uint64_t fds_needed(const Options& o) {
   if (o.runs("sse")) held = std::max(held, o.sse_streams);
   if (o.runs("attack")) held = std::max(held, o.attackers);
   if (o.runs("hold")) held = std::max(held, o.streams);
+  if (o.runs("responses")) held = std::max(held, o.sse_streams);  // its streams, as (c)'s
   held = std::max(held, o.concurrency);
   return 2 * static_cast<std::uint64_t>(held) + kFdReserve;
 }
@@ -296,13 +302,32 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
   }
 }
 
+// One non-streamed POST /v1/responses through `alias`: whether modelgw answered
+// with the mock's own response object (its message item "msg_mock"), i.e. sent
+// it natively rather than translated to chat. Throws when it is not a 200.
+bool answered_natively(const Environment& env, const std::string& alias) {
+  HttpConnection conn(env.gateway_port(), 10000);
+  const std::string body = nlohmann::json{{"model", alias}, {"input", "Say hello."}, {"store", false}}.dump();
+  if (int s = conn.exchange(build_request("POST", "/v1/responses", env.gateway_key(), body)); s != 200) {
+    throw std::runtime_error("modelgw answered POST /v1/responses (" + alias + ") with HTTP " +
+                             std::to_string(s) + ": " + conn.body().substr(0, 300));
+  }
+  return conn.body().find("\"msg_mock\"") != std::string::npos;
+}
+
 // (e) POST /v1/responses against the equivalent POST /v1/chat/completions
 // through modelgw and the same mock upstream, at saturation: the CPU the
-// Responses front door adds (translation both ways), without and with
-// keeping the answer (store, a storage write per request). Printed as
-// ratios to chat's CPU per request in the same run.
-void run_responses(const Options& o, Environment& env, const std::string& chat_body) {
+// Responses front door adds, translated to chat (both ways) and sent natively
+// to a provider that declares it (native_operations: [responses]), each
+// without and with keeping the answer (store, a storage write per request).
+// Printed as ratios to chat's CPU per request in the same run, and to nginx's
+// in (a) when that ran. Then the time to first event of streams, as (c) opens
+// them, chat's and the Responses API's (translated and native). Writes its
+// summary to `summary`; returns the figures as JSON.
+nlohmann::json run_responses(const Options& o, Environment& env, const std::string& chat_body,
+                             const Comparison& comparison, std::ostream& summary) {
   const ScenarioSettings s = scenario_settings(o);
+  nlohmann::json out = nlohmann::json::object();
   const nlohmann::json chat = nlohmann::json::parse(chat_body);
   const std::string content = chat["messages"][0]["content"];
   auto pass = [&](const char* what, const std::string& path, const std::string& body) {
@@ -317,30 +342,75 @@ void run_responses(const Options& o, Environment& env, const std::string& chat_b
     settle();
     return r;
   };
-  const PassResult base = pass("chat completions", "/v1/chat/completions", chat_body);
-  const nlohmann::json responses = {{"model", chat["model"]}, {"input", content}, {"store", false}};
-  const PassResult unstored = pass("responses, store false", "/v1/responses", responses.dump());
-  nlohmann::json stored = responses;
-  stored.erase("store");
-  const PassResult kept = pass("responses, kept (store: OpenAI's default)", "/v1/responses", stored.dump());
-  const auto ratio = [&](const PassResult& r) {
-    return base.gateway_cpu_us_per_request > 0
-               ? r.gateway_cpu_us_per_request / base.gateway_cpu_us_per_request
-               : 0.0;
+  const auto responses_body = [&](const char* alias, bool store) {
+    nlohmann::json b = {{"model", alias}, {"input", content}};
+    if (!store) b["store"] = false;  // absent: kept, OpenAI's default
+    return b.dump();
   };
-  std::cout << "(e) responses: CPU per request over chat's ("
-            << static_cast<long>(base.gateway_cpu_us_per_request) << " us): store false " << ratio(unstored)
-            << "x, kept " << ratio(kept) << "x; errors "
-            << base.load.errors + unstored.load.errors + kept.load.errors << "\n";
+  const bool native = answered_natively(env, Environment::kNativeAlias);
+  const bool translated = !answered_natively(env, Environment::kModelAlias);
+  if (!native) {
+    progress(std::string("warning: ") + Environment::kNativeAlias +
+             " did not answer with the mock's own response object (translated, not native?)");
+  }
+  if (!translated) {
+    progress(std::string("warning: ") + Environment::kModelAlias +
+             " answered with the mock's own response object (native, not translated?)");
+  }
+
+  struct Row {
+    const char* label;
+    const char* key;
+    PassResult result;
+  };
+  std::vector<Row> rows;
+  rows.push_back({"chat completions", "chat", pass("chat completions", "/v1/chat/completions", chat_body)});
+  const std::pair<const char*, std::string> passes[] = {
+      {"responses, store false", responses_body(Environment::kModelAlias, false)},
+      {"responses, kept", responses_body(Environment::kModelAlias, true)},
+      {"responses, native (store false)", responses_body(Environment::kNativeAlias, false)},
+      {"responses, native, kept", responses_body(Environment::kNativeAlias, true)},
+  };
+  const char* keys[] = {"responses_store_false", "responses_kept", "native_store_false", "native_kept"};
+  for (std::size_t i = 0; i < std::size(passes); ++i) {
+    if (g_interrupted) return out;
+    rows.push_back({passes[i].first, keys[i], pass(passes[i].first, "/v1/responses", passes[i].second)});
+  }
+
+  const double chat_cpu = rows.front().result.gateway_cpu_us_per_request;
+  const double nginx_cpu =
+      comparison.nginx.saturation ? comparison.nginx.saturation->gateway_cpu_us_per_request : -1.0;
+  const auto over = [](double v, double base) { return base > 0 && v >= 0 ? v / base : -1.0; };
+  const auto ratio_text = [](double r) { return r < 0 ? std::string("n/a") : strf("%.2fx", r); };
+  summary << "(e) responses: modelgw CPU per request at C=" << s.concurrency << ", over chat's in this run"
+          << (nginx_cpu > 0 ? strf(" and over nginx's in (a) (%.1f us)", nginx_cpu)
+                            : std::string(" (no nginx figure: run with saturation for one)"))
+          << "\n";
+  summary << strf("  %-34s %10s %10s %10s %8s\n", "pass", "us/request", "over chat", "over nginx", "errors");
+  std::uint64_t errors = 0;
+  for (const Row& row : rows) {
+    const double cpu = row.result.gateway_cpu_us_per_request;
+    const std::uint64_t e = row.result.load.errors + row.result.load.warmup_errors;
+    errors += e;
+    summary << strf("  %-34s %10.1f %10s %10s %8llu\n", row.label, cpu,
+                    ratio_text(over(cpu, chat_cpu)).c_str(), ratio_text(over(cpu, nginx_cpu)).c_str(),
+                    static_cast<unsigned long long>(e));
+    out[row.key] = {{"requests", row.result.load.requests}, {"errors", e},
+                    {"rps", row.result.load.rps},           {"cpu_us_per_request", cpu},
+                    {"over_chat", over(cpu, chat_cpu)},     {"over_nginx", over(cpu, nginx_cpu)}};
+  }
+  summary << "  native alias answered with the mock's own response object: " << (native ? "yes" : "NO")
+          << "; translated alias: " << (translated ? "no (translated)" : "YES") << "\n";
+  out["nginx_cpu_us_per_request"] = nginx_cpu;
+  out["native_verified"] = native && translated;
 
   // Time to first event of streams, as scenario (c) opens them: chat's, and
-  // the Responses API's typed events for the same answer.
-  const Target gateway{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(),
-                       Environment::kSseAlias};
-  auto streams = [&](const char* what, StreamApi api) {
+  // the Responses API's typed events for the same answer, translated and native.
+  auto streams = [&](const char* what, const char* alias, StreamApi api) {
     progress(std::string("(e) ") + std::to_string(s.sse_streams) + " " + what + " streams at " +
              std::to_string(static_cast<int>(s.sse_open_rate)) + "/s, an event every " +
              std::to_string(s.sse_interval_ms) + " ms");
+    const Target gateway{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(), alias};
     SseScenario r = run_sse(s, gateway, &g_interrupted, api);
     check_gateway_alive(env, "responses");
     progress("  " + std::to_string(r.result.completed) + " completed, " + std::to_string(r.result.errors) +
@@ -348,16 +418,28 @@ void run_responses(const Options& o, Environment& env, const std::string& chat_b
     settle();
     return r;
   };
-  if (g_interrupted) return;
-  const SseScenario chat_streams = streams("chat completions", StreamApi::chat);
-  if (g_interrupted) return;
-  const SseScenario responses_streams = streams("responses", StreamApi::responses);
-  const auto& c = chat_streams.result;
-  const auto& r = responses_streams.result;
-  std::cout << "(e) responses: streamed, first event p50 " << r.first_event_latency.p50_us << " us, p99 "
-            << r.first_event_latency.p99_us << " us (chat's " << c.first_event_latency.p50_us << " us, "
-            << c.first_event_latency.p99_us << " us); completed " << r.completed << " of " << r.requested
-            << " (chat " << c.completed << " of " << c.requested << ")\n";
+  const std::tuple<const char*, const char*, const char*, StreamApi> stream_passes[] = {
+      {"chat completions", "chat", Environment::kSseAlias, StreamApi::chat},
+      {"responses", "responses", Environment::kSseAlias, StreamApi::responses},
+      {"responses, native", "native", Environment::kNativeSseAlias, StreamApi::responses},
+  };
+  summary << "(e) responses: streamed (store false), time to first event\n";
+  summary << strf("  %-34s %10s %10s %12s\n", "pass", "p50 us", "p99 us", "completed");
+  nlohmann::json streamed = nlohmann::json::object();
+  for (const auto& [what, key, alias, api] : stream_passes) {
+    if (g_interrupted) break;
+    const StreamResult r = streams(what, alias, api).result;
+    summary << strf("  %-34s %10lld %10lld %12s\n", what,
+                    static_cast<long long>(r.first_event_latency.p50_us),
+                    static_cast<long long>(r.first_event_latency.p99_us),
+                    (std::to_string(r.completed) + "/" + std::to_string(r.requested)).c_str());
+    streamed[key] = {{"requested", r.requested},
+                     {"completed", r.completed},
+                     {"first_event_latency", latency_json(r.first_event_latency)}};
+  }
+  out["streamed"] = streamed;
+  summary << "(e) responses: errors " << errors << "\n";
+  return out;
 }
 
 // One request through nginx, so a broken baseline fails with a clear message.
@@ -386,7 +468,7 @@ std::vector<std::string> fit_to_fd_limit(Options& o, std::uint64_t limit) {
                     ": RLIMIT_NOFILE is " + std::to_string(limit));
     value = max;
   };
-  if (o.runs("sse")) cut(o.sse_streams, per_proxy, "--sse-streams");
+  if (o.runs("sse") || o.runs("responses")) cut(o.sse_streams, per_proxy, "--sse-streams");
   if (o.runs("hold")) cut(o.streams, per_proxy, "--streams");
   if (o.runs("attack")) cut(o.attackers, static_cast<int>(limit) - kFdReserve, "--attackers");
   return notes;
@@ -422,6 +504,8 @@ int main(int argc, char** argv) {
   comparison.pii_mode = o.pii_mode;
 
   bool gateway_crashed = false;
+  nlohmann::json responses;              // (e)'s figures, when it ran
+  std::ostringstream responses_summary;  // printed after the comparison
   try {
     EnvironmentOptions eo;
     eo.modelgw_bin = o.modelgw_bin;
@@ -476,7 +560,8 @@ int main(int argc, char** argv) {
       }
     }
     if (o.runs("hold") && !g_interrupted) report.streams = run_streams(o, env);
-    if (o.runs("responses") && !g_interrupted) run_responses(o, env, body);
+    if (o.runs("responses") && !g_interrupted)
+      responses = run_responses(o, env, body, comparison, responses_summary);
 
     const bool failed = report.total_errors() > 0 || (report.streams && !report.streams_all_completed()) ||
                         comparison.failures() > 0;
@@ -504,12 +589,14 @@ int main(int argc, char** argv) {
 
   print_report(report, std::cout);
   if (runs_comparison(o)) print_comparison(comparison, std::cout);
+  if (!responses_summary.str().empty()) std::cout << "\n" << responses_summary.str();
   const int exit_code = report.exit_code() != 0 || comparison.failures() > 0 || gateway_crashed ? 1 : 0;
   std::cout << "\nexit code " << exit_code << "\n";
   if (o.json_path) {
     try {
       nlohmann::json extra = nlohmann::json::object();
       if (runs_comparison(o)) extra["comparison"] = comparison_json(comparison);
+      if (!responses.is_null()) extra["responses"] = responses;
       extra["exit_code"] = exit_code;
       write_json(report, *o.json_path, extra);
       std::cout << "JSON written to " << *o.json_path << "\n";
