@@ -54,7 +54,10 @@ asio::awaitable<void> stream(tcp::socket& sock, const bench::mock::ChatAsk& ask,
                              const Settings& s, Api api) {
   const int words = ask.words >= 0 ? ask.words : s.words;
   asio::steady_timer timer(sock.get_executor());
-  std::string out = bench::mock::stream_head();
+  // A held stream (one with a delay) ends its connection: a proxy's upstream
+  // pool would otherwise keep every one of thousands idle, on descriptors the
+  // next scenario's streams need (through another provider: a second pool).
+  std::string out = bench::mock::stream_head(ask.delay_ms > 0);
   const std::size_t n =
       api == Api::responses ? bench::mock::responses_group_count(words) : bench::mock::event_count(words);
   for (std::size_t i = 0; i < n; ++i) {
@@ -115,7 +118,7 @@ asio::awaitable<void> serve(tcp::socket sock, const Settings& s) {
         if (ask.stream) {
           if (ask.delay_ms > 0) buf.shrink_to_fit();
           co_await stream(sock, ask, prompt_bytes, s, api);
-          if (head->close) co_return;
+          if (head->close || ask.delay_ms > 0) co_return;
           continue;
         }
         answer = api == Api::responses

@@ -199,9 +199,9 @@ std::string error_response(int status, std::string_view reason, std::string_view
          (close ? "\r\nConnection: close" : "") + "\r\n\r\n" + body;
 }
 
-std::string stream_head() {
-  return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-         "Transfer-Encoding: chunked\r\n\r\n";
+std::string stream_head(bool close) {
+  return std::string("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n") +
+         (close ? "Connection: close\r\n" : "") + "Transfer-Encoding: chunked\r\n\r\n";
 }
 
 std::string chunk_event(std::string_view payload) {

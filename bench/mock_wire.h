@@ -40,8 +40,9 @@ std::string json_response(const ChatAsk& ask, std::size_t content_bytes, std::si
 // A complete response with a small JSON error body.
 std::string error_response(int status, std::string_view reason, std::string_view message, bool close);
 
-// The head of a streamed response (chunked, text/event-stream).
-std::string stream_head();
+// The head of a streamed response (chunked, text/event-stream); with
+// "Connection: close" when `close`.
+std::string stream_head(bool close = false);
 
 // One SSE event as one HTTP chunk: "<hex>\r\ndata: <payload>\n\n\r\n".
 std::string chunk_event(std::string_view payload);
