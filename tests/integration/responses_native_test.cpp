@@ -95,7 +95,9 @@ TEST_F(ResponsesNativeTest, AStreamIsTheVendorsEventsNumberedAndOwnedByTheGatewa
     EXPECT_EQ(data["type"], s.events[i].type);
     EXPECT_EQ(data["sequence_number"], static_cast<std::int64_t>(i));
     EXPECT_EQ(data["request_id"], request_id);
-    if (data.contains("response")) EXPECT_EQ(data["response"]["id"], "resp_" + request_id.substr(4));
+    if (data.contains("response")) {
+      EXPECT_EQ(data["response"]["id"], "resp_" + request_id.substr(4));
+    }
     if (s.events[i].type == "response.output_text.delta") deltas += data["delta"].get<std::string>();
   }
   EXPECT_EQ(s.events.front().type, "response.created");
@@ -119,6 +121,13 @@ TEST_F(ResponsesNativeTest, AStreamCutAfterItBeganEndsFailedWithTheErrorEnvelope
   EXPECT_EQ(s.events[s.events.size() - 2].type, "response.failed");
   for (std::size_t i = 0; i < s.events.size(); ++i)
     EXPECT_EQ(json::parse(s.events[i].data)["sequence_number"], static_cast<std::int64_t>(i));
+  // The vendor reported no usage before the cut: the record holds the
+  // host's prompt count and an estimate of the text relayed, never zero.
+  const auto rec = stack().usage().wait_for(s.header("x-request-id"));
+  ASSERT_TRUE(rec);
+  EXPECT_EQ(rec->error_code, "provider_failed");
+  EXPECT_GT(rec->prompt_tokens, 0);
+  EXPECT_GT(rec->completion_tokens, 0) << "the deltas relayed before the cut are counted";
 }
 
 TEST_F(ResponsesNativeTest, AConversationCrossesBetweenNativeAndTranslatedProviders) {

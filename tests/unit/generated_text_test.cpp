@@ -43,6 +43,18 @@ TEST(GeneratedText, SumsEveryStringInTheChunk) {
   EXPECT_EQ(generated_text_bytes(chunk), 3u + 2u + 3u + 2u + 3u);
 }
 
+// A Responses API event's text is its string delta (a provider serving that
+// API natively); a chat chunk's delta is an object and counts only its texts.
+TEST(GeneratedText, CountsAResponsesEventsDelta) {
+  EXPECT_EQ(
+      generated_text_bytes(
+          R"({"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"delta":"Hello"})"),
+      5u);
+  EXPECT_EQ(generated_text_bytes(R"({"type":"response.function_call_arguments.delta","delta":"{\"a\":1}"})"),
+            7u);
+  EXPECT_EQ(generated_text_bytes(R"({"type":"response.in_progress","response":{"id":"resp_1"}})"), 0u);
+}
+
 TEST(GeneratedText, NonTextMembersCountNothing) {
   EXPECT_EQ(generated_text_bytes(chunk_with_delta(R"({"role":"assistant"})")), 0u);
   EXPECT_EQ(generated_text_bytes(chunk_with_delta(R"({"content":null})")), 0u);

@@ -121,6 +121,19 @@ TEST(NativeAnswer, AWholeResponseCarriesTheGatewaysIdStoreAndRequestId) {
   EXPECT_FALSE(kept.contains("request_id")) << "the kept object is the response, not one call's answer";
 
   EXPECT_FALSE(answer.whole(R"({"object":"chat.completion"})"));
+
+  // What the request repeats fills what a vendor's object leaves out, as
+  // OpenAI's own objects always repeat it; what the vendor wrote stands.
+  NativeAnswer echoing(
+      json{{"store", false}, {"text", {{"format", {{"type", "json_object"}}}}}, {"model", "x"}},
+      kNativeRequestId);
+  const json filled = json::parse(*echoing.whole(R"({"object":"response","model":"gpt-x","output":[]})"));
+  EXPECT_EQ(filled["text"]["format"]["type"], "json_object");
+  EXPECT_EQ(filled["model"], "gpt-x");
+  std::string out;
+  ASSERT_TRUE(echoing.event(
+      R"({"type":"response.created","response":{"object":"response","status":"in_progress"}})", out));
+  EXPECT_NE(out.find(R"("format":{"type":"json_object"})"), std::string::npos) << out;
   EXPECT_FALSE(answer.whole("not json"));
 }
 

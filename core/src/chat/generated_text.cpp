@@ -24,8 +24,11 @@ std::size_t string_body_bytes(std::string_view s, std::size_t from, std::size_t&
 std::size_t generated_text_bytes(std::string_view chunk) {
   // Plugins emit compact JSON (no space after ':'). An escaped quote inside a
   // string shows as \" and so never matches these keys.
-  static constexpr std::array<std::string_view, 4> kKeys = {"\"content\":\"", "\"arguments\":\"",
-                                                            "\"refusal\":\"", "\"reasoning_content\":\""};
+  // "delta" as a string is a Responses API event's (output text, function
+  // call arguments, reasoning summary: a provider that serves that API
+  // natively); a chat chunk's delta is an object, which never matches.
+  static constexpr std::array<std::string_view, 5> kKeys = {
+      "\"content\":\"", "\"arguments\":\"", "\"refusal\":\"", "\"reasoning_content\":\"", "\"delta\":\""};
   std::size_t total = 0;
   for (auto key : kKeys) {
     std::size_t at = chunk.find(key);

@@ -54,7 +54,8 @@ void append_members(std::string& out, const std::vector<mgw_json_member>& member
 }  // namespace
 
 NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
-    : store_(echo.is_object() && echo.contains("store") ? echo["store"] : json(true)),
+    : echo_(echo.is_object() ? echo : json::object()),
+      store_(echo.is_object() && echo.contains("store") ? echo["store"] : json(true)),
       previous_response_id_(echo.is_object() && echo.contains("previous_response_id")
                                 ? echo["previous_response_id"]
                                 : json(nullptr)),
@@ -65,9 +66,19 @@ NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
 }
 
 void NativeAnswer::own(json& response) const {
+  for (const auto& [key, value] : echo_.items()) {
+    if (!response.contains(key)) response[key] = value;
+  }
   response["id"] = id_;
   response["store"] = store_;
   response["previous_response_id"] = previous_response_id_;
+}
+
+void NativeAnswer::append_echo(std::string& out, const std::vector<mgw_json_member>& members) const {
+  for (const auto& [key, value] : echo_.items()) {
+    if (key == "store" || key == "previous_response_id" || !value_of(members, key).empty()) continue;
+    out.append(",\"").append(key).append("\":").append(dump(value));
+  }
 }
 
 std::optional<std::string> NativeAnswer::whole(std::string_view response_object) {
@@ -78,7 +89,9 @@ std::optional<std::string> NativeAnswer::whole(std::string_view response_object)
     if (value_of(*members, "object") != "\"response\"") return std::nullopt;
     final_.assign("{");
     append_members(final_, *members, {"id", "store", "previous_response_id", "request_id"});
-    final_.append(final_.size() > 1 ? "," : "").append(owned_members_).append("}");
+    final_.append(final_.size() > 1 ? "," : "").append(owned_members_);
+    append_echo(final_, *members);
+    final_.append("}");
   } else {
     json doc = json::parse(response_object, nullptr, false);
     if (!doc.is_object() || string_member(doc, "object") != "response") return std::nullopt;

@@ -10,12 +10,15 @@
 
 #include "errors/api_error.h"
 
+#include <modelgw/plugin.h>
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace modelgw::responses {
 
@@ -37,9 +40,14 @@ class NativeAnswer {
   const std::string& final_response() const { return final_; }
 
  private:
+  // The gateway's members written over the vendor's, and what the request
+  // repeats (echo) where the vendor's object leaves it out, as OpenAI's
+  // response objects always repeat it.
   void own(nlohmann::json& response) const;
+  void append_echo(std::string& out, const std::vector<mgw_json_member>& members) const;
   void append(std::string_view type, nlohmann::json& data, std::string& out);
 
+  nlohmann::json echo_;
   nlohmann::json store_;
   nlohmann::json previous_response_id_;
   std::string request_id_;
