@@ -44,7 +44,8 @@ static_assert(sizeof(mgw_param_sink) == 24 && offsetof(mgw_param_sink, callback_
 // compares against. They never change once released.
 static_assert(MGW_PLUGIN_DESCRIPTOR_SIZE_1_0 == 40 && MGW_HOST_API_SIZE_1_0 == 48);
 static_assert(MGW_PROVIDER_HOOKS_SIZE_1_0 == 72 && MGW_PROVIDER_HOOKS_SIZE_1_4 == 80 &&
-              MGW_PROVIDER_HOOKS_SIZE_1_10 == 88 && offsetof(mgw_provider_hooks, on_provider_operations) == 80);
+              MGW_PROVIDER_HOOKS_SIZE_1_10 == 88 &&
+              offsetof(mgw_provider_hooks, on_provider_operations) == 80);
 static_assert(MGW_STORAGE_HOOKS_SIZE_1_0 == 136 && MGW_STORAGE_HOOKS_SIZE_1_2 == 216 &&
               MGW_STORAGE_HOOKS_SIZE_1_3 == 272 && MGW_STORAGE_HOOKS_SIZE_1_5 == 312 &&
               MGW_STORAGE_HOOKS_SIZE_1_9 == 352);

@@ -377,20 +377,13 @@ namespace {
 // POST /v1/responses goes through the same PII stage: every string the
 // upstream will see (instructions, input items, function call outputs, tool
 // and parameter descriptions) is scanned in the chat form it is sent in.
-HttpResponse responses_call(int port, const std::string& key, const json& body) {
-  HttpRequest r;
-  r.path = "/v1/responses";
-  r.body = body.dump();
-  r.headers.emplace_back("Authorization", "Bearer " + key);
-  return http_call(port, r);
-}
 
 TEST_F(PiiTest, ResponsesBlockAValueInAFunctionCallOutputAndMaskInstructionsAndToolDescriptions) {
   const json blocked_input = json::array(
       {{{"role", "user"}, {"content", "resp-block-marker: pay"}},
        {{"type", "function_call"}, {"call_id", "c1"}, {"name", "pay"}, {"arguments", "{}"}},
        {{"type", "function_call_output"}, {"call_id", "c1"}, {"output", std::string("card ") + kCard}}});
-  auto r = responses_call(stack_->port(), tenant_keys_.at("blocker"),
+  auto r = post_responses(stack_->port(), tenant_keys_.at("blocker"),
                           {{"model", "gpt-4o-mini"}, {"input", blocked_input}});
   EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "input")) << r.body;
   EXPECT_EQ(r.body.find("4111"), std::string::npos);
@@ -403,7 +396,7 @@ TEST_F(PiiTest, ResponsesBlockAValueInAFunctionCallOutputAndMaskInstructionsAndT
                      {"name", "notify"},
                      {"description", std::string("mails ") + kEmail},
                      {"parameters", parameters}};
-  r = responses_call(stack_->port(), tenant_keys_.at("masker"),
+  r = post_responses(stack_->port(), tenant_keys_.at("masker"),
                      {{"model", "gpt-4o-mini"},
                       {"instructions", std::string("resp-mask-marker: the owner is ") + kEmail},
                       {"input", "hello"},
@@ -429,7 +422,7 @@ TEST_F(PiiTest, ResponsesBlockAValueInAFunctionCallOutputAndMaskInstructionsAndT
   EXPECT_EQ(listed.body.find(kEmail), std::string::npos) << listed.body;
 
   // Values the policy only flags go upstream, but are not kept: the response says store false.
-  r = responses_call(stack_->port(), stack_->key.key,
+  r = post_responses(stack_->port(), stack_->key.key,
                      {{"model", "gpt-4o-mini"}, {"input", std::string("resp-flag-marker ") + kEmail}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.json()["store"], false);
@@ -454,7 +447,7 @@ TEST_F(PiiTest, ResponsesSentNativelyAreMaskedAndBlockedInTheirOwnItems) {
          json::array({{{"type", "input_text"}, {"text", std::string("native-mask-marker ") + kEmail}}})}},
        {{"type", "function_call"}, {"call_id", "c1"}, {"name", "notify"}, {"arguments", "{}"}},
        {{"type", "function_call_output"}, {"call_id", "c1"}, {"output", std::string("sent to ") + kEmail}}});
-  auto r = responses_call(stack_->port(), tenant_keys_.at("masker"),
+  auto r = post_responses(stack_->port(), tenant_keys_.at("masker"),
                           {{"model", "gpt-native"},
                            {"instructions", std::string("the owner is ") + kEmail},
                            {"input", input},
@@ -471,7 +464,7 @@ TEST_F(PiiTest, ResponsesSentNativelyAreMaskedAndBlockedInTheirOwnItems) {
   EXPECT_EQ(body.dump().find(kEmail), std::string::npos) << body.dump();
   EXPECT_EQ(record_of(r).pii_action, "masked");
 
-  r = responses_call(
+  r = post_responses(
       stack_->port(), tenant_keys_.at("blocker"),
       {{"model", "gpt-native"},
        {"input",

@@ -36,13 +36,8 @@ class ResponsesApiTest : public SharedStackTest<ResponsesApiTest> {
   }
 
  protected:
-  static HttpResponse post_responses(const json& body, Headers extra = {}) {
-    HttpRequest req;
-    req.path = "/v1/responses";
-    req.body = body.dump();
-    req.headers.emplace_back("Authorization", "Bearer " + key());
-    for (auto& h : extra) req.headers.push_back(std::move(h));
-    return http_call(port(), req);
+  static HttpResponse post_responses(const json& body, const Headers& extra = {}) {
+    return it::post_responses(port(), key(), body, extra);
   }
   static SseResult stream_responses(json body, const Headers& extra = {}) {
     body["stream"] = true;

@@ -25,13 +25,8 @@ class ResponsesNativeTest : public SharedStackTest<ResponsesNativeTest> {
   }
 
  protected:
-  static HttpResponse post(const json& body, Headers extra = {}) {
-    HttpRequest req;
-    req.path = "/v1/responses";
-    req.body = body.dump();
-    req.headers.emplace_back("Authorization", "Bearer " + key());
-    for (auto& h : extra) req.headers.push_back(std::move(h));
-    return http_call(port(), req);
+  static HttpResponse post(const json& body, const Headers& extra = {}) {
+    return post_responses(port(), key(), body, extra);
   }
   static SseResult stream(json body, const Headers& extra = {}) {
     body["stream"] = true;

@@ -208,11 +208,8 @@ TEST_F(SpendControlTest, ANativeResponsesRequestIsClampedInMaxOutputTokens) {
           .exit_code,
       0);
   const std::string marker = "clamp-native-please";
-  HttpRequest req;
-  req.path = "/v1/responses";
-  req.body = json({{"model", "pricey-native"}, {"input", marker}, {"store", false}}).dump();
-  req.headers = {{"Authorization", "Bearer " + key.key}};
-  const auto r = http_call(port(), req);
+  const auto r =
+      post_responses(port(), key.key, {{"model", "pricey-native"}, {"input", marker}, {"store", false}});
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_TRUE(r.has_header("x-max-tokens-clamped"));
   const std::int64_t clamped = std::stoll(r.header("x-max-tokens-clamped"));

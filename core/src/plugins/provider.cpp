@@ -116,9 +116,10 @@ void Provider::read_operations() {
       // Printable bytes only: the name comes from the plugin.
       std::string shown;
       for (const char c : name) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
-      spdlog::warn("provider '{}': the plugin declares the operation '{}', which this gateway does not "
-                   "serve natively; ignored",
-                   config_.name, shown);
+      spdlog::warn(
+          "provider '{}': the plugin declares the operation '{}', which this gateway does not "
+          "serve natively; ignored",
+          config_.name, shown);
     }
   }
 }

@@ -27,7 +27,8 @@ inline std::string_view view(mgw_str s) noexcept {
 // The API a call is in (ABI 1.10): MGW_OPERATION_CHAT for a host older than
 // 1.10, which sends chat only.
 inline std::string_view operation(const mgw_call_context& call) noexcept {
-  if (!MGW_HAS_FIELD(&call, mgw_call_context, operation) || call.operation.len == 0) return MGW_OPERATION_CHAT;
+  if (!MGW_HAS_FIELD(&call, mgw_call_context, operation) || call.operation.len == 0)
+    return MGW_OPERATION_CHAT;
   return view(call.operation);
 }
 

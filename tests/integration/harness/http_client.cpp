@@ -146,6 +146,16 @@ HttpResponse http_get(int port, const std::string& path, const std::string& api_
   return http_call(port, req);
 }
 
+HttpResponse post_responses(int port, const std::string& api_key, const nlohmann::json& body,
+                            const Headers& extra) {
+  HttpRequest req;
+  req.path = "/v1/responses";
+  req.body = body.dump();
+  req.headers.emplace_back("Authorization", "Bearer " + api_key);
+  for (const auto& h : extra) req.headers.push_back(h);
+  return http_call(port, req);
+}
+
 HttpResponse post_chat(int port, const std::string& api_key, const std::string& body) {
   HttpRequest req;
   req.body = body;

@@ -52,6 +52,9 @@ HttpResponse raw_http(int port, const std::string& raw,
                       std::chrono::milliseconds timeout = std::chrono::milliseconds(20000));
 // POST /v1/chat/completions with "Authorization: Bearer <api_key>" (none if empty).
 HttpResponse post_chat(int port, const std::string& api_key, const std::string& body);
+// POST /v1/responses with `body` and the bearer key, plus `extra` headers.
+HttpResponse post_responses(int port, const std::string& api_key, const nlohmann::json& body,
+                            const Headers& extra = {});
 
 struct SseEvent {
   std::string data;                // the data: lines, joined
