@@ -110,8 +110,9 @@ void Provider::read_operations() {
     throw PluginError(where + "failed to declare its operations (status " + std::to_string(st) + ")");
   }
   for (const auto& name : got.names) {
-    if (name == MGW_OPERATION_RESPONSES) {
-      native_responses_ = true;
+    if (name == MGW_OPERATION_RESPONSES || name == MGW_OPERATION_MESSAGES ||
+        name == MGW_OPERATION_EMBEDDINGS || name == MGW_OPERATION_COUNT_TOKENS) {
+      if (!serves_natively(name)) native_.push_back(name);
     } else if (name != MGW_OPERATION_CHAT) {
       // Printable bytes only: the name comes from the plugin.
       std::string shown;
@@ -125,7 +126,10 @@ void Provider::read_operations() {
 }
 
 bool Provider::serves_natively(std::string_view operation) const {
-  return operation == MGW_OPERATION_RESPONSES && native_responses_;
+  for (const auto& name : native_) {
+    if (name == operation) return true;
+  }
+  return false;
 }
 
 }  // namespace modelgw::plugins

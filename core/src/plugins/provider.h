@@ -42,7 +42,8 @@ class Provider {
   const std::optional<std::vector<ParamSpec>>& parameters() const { return parameters_; }
   // True when the provider serves `operation` natively (on_provider_operations,
   // ABI 1.10): its calls then go to it in their own API, not translated to
-  // chat. Chat is served by every provider.
+  // chat. Chat is served by every provider; embeddings and count_tokens (ABI
+  // 1.11) only by one that declares them.
   bool serves_natively(std::string_view operation) const;
 
  private:
@@ -51,7 +52,7 @@ class Provider {
   const mgw_provider_hooks& hooks_;
   mgw_provider* handle_ = nullptr;
   std::optional<std::vector<ParamSpec>> parameters_;
-  bool native_responses_ = false;
+  std::vector<std::string> native_;  // the operations declared natively (a handful)
 
   void read_parameters();
   void read_operations();

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 10
+#define MGW_ABI_MINOR 11
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -282,11 +282,23 @@ typedef struct mgw_call_context {
    * below). The host never sends a provider an operation it did not declare.
    * OWNERSHIP: borrowed for the hook call (a stream copies it). */
   mgw_str operation;
+  /* ABI 1.11 (check with MGW_HAS_FIELD). Headers of the client's request that
+   * the operation passes on to a provider serving it natively, as the client
+   * sent them (for "messages": anthropic-beta); none for "chat" and
+   * "responses". Names are lower case. The plugin decides whether its vendor
+   * takes each; it never needs to check them for framing (the host has).
+   * OWNERSHIP: borrowed for the hook call (a stream copies what it keeps). */
+  const mgw_header* client_headers;
+  size_t client_header_count;
 } mgw_call_context;
 
 /* ABI 1.10: the operations a call can be (mgw_call_context.operation). */
 #define MGW_OPERATION_CHAT "chat"           /* OpenAI chat completions: every provider */
 #define MGW_OPERATION_RESPONSES "responses" /* OpenAI's Responses API, served natively */
+/* ABI 1.11 */
+#define MGW_OPERATION_MESSAGES "messages"         /* Anthropic's Messages API, served natively */
+#define MGW_OPERATION_EMBEDDINGS "embeddings"     /* embedding vectors (no chat form exists) */
+#define MGW_OPERATION_COUNT_TOKENS "count_tokens" /* the vendor's exact count of a prompt */
 
 /* Native operations (ABI 1.10). A provider whose vendor speaks another API of
  * the gateway's natively declares it (on_provider_operations), and the host
@@ -313,7 +325,56 @@ typedef struct mgw_call_context {
  *     numbers it (sequence_number). The terminal "response.completed" or
  *     "response.incomplete" event is passed after callback_usage; a
  *     "response.failed" or "error" event is a callback_error instead, and a
- *     body that ends before a terminal event is MGW_ERR_PROVIDER_FAILED. */
+ *     body that ends before a terminal event is MGW_ERR_PROVIDER_FAILED.
+ *
+ * "messages", Anthropic's Messages API (POST /v1/messages; ABI 1.11):
+ *   - on_build_request: request_json is a Messages request body as the client
+ *     wrote it after the gateway's stages: "model" is the catalog alias (write
+ *     call->upstream_model instead), "max_tokens" is always there (the host
+ *     lowers it to what the spend hold covers), "stream" is as the client
+ *     asked, content blocks the provider does not know are passed as they
+ *     are (cache_control, thinking signatures), masked text is already
+ *     masked. call->client_headers holds the client's anthropic-beta header,
+ *     if any. The parameter table does not apply; the member index does.
+ *   - on_parse_response: callback_usage (prompt_tokens = input_tokens +
+ *     cache_creation_input_tokens + cache_read_input_tokens, completion_tokens
+ *     = output_tokens, cached_prompt_tokens = cache_read_input_tokens,
+ *     cache_write_prompt_tokens = cache_creation_input_tokens) then
+ *     callback_body with the `message` object, "model" set to the alias.
+ *   - streams: callback_chunk once per event with the event's data object (it
+ *     holds "type"; the message in "message_start" has "model" set to the
+ *     alias). The host frames it as an SSE `event:` and `data:` pair. The
+ *     "message_stop" event is passed after callback_usage; an "error" event
+ *     is a callback_error, and a body that ends before "message_stop" is
+ *     MGW_ERR_PROVIDER_FAILED. "ping" events may be passed or dropped.
+ *
+ * "embeddings", OpenAI's embeddings API (POST /v1/embeddings; ABI 1.11). Only
+ * catalog entries of kind "embedding" are sent it, and such an entry's
+ * provider must declare it (checked at start-up):
+ *   - on_build_request: request_json is {"model": alias, "input": [...],
+ *     "encoding_format": "float" or "base64", and "dimensions" and "user"
+ *     when the client sent them}; "input" is always an array, of strings or
+ *     of token arrays (arrays of integers), of at most the entry's
+ *     max_inputs items (the host splits a larger one into several calls and
+ *     joins the answers). Masked text is already masked. Never streamed.
+ *   - on_parse_response: callback_usage (prompt_tokens; the host estimates
+ *     when the vendor reports none) then callback_body with
+ *     {"object": "list", "data": [{"object": "embedding", "index": i,
+ *     "embedding": ...}, ...], "model": alias, "usage": {"prompt_tokens",
+ *     "total_tokens"}}, one item per input in input order, index counted
+ *     from 0 in this call. "embedding" is an array of numbers written as the
+ *     vendor wrote them (the host relays the text, never parses it into
+ *     doubles) for "float", or a string of base64 (RFC 4648, padded) of the
+ *     vector as little-endian IEEE-754 float32 for "base64".
+ *
+ * "count_tokens", the prompt's exact size as the vendor counts it (POST
+ * /v1/messages/count_tokens; ABI 1.11). Never billed; never streamed:
+ *   - on_build_request: request_json is the request as a Messages body when
+ *     the provider also declared "messages", otherwise as a chat completions
+ *     body; "model" is the alias. Members that are not part of the prompt
+ *     (max_tokens, stream, temperature...) may be present: leave out what the
+ *     vendor's counting endpoint refuses.
+ *   - on_parse_response: callback_body with {"input_tokens": N}; no usage. */
 
 /* Where a built upstream request goes. The host checks and copies everything:
  * a method that is not an RFC 9110 token, a path holding a control character,
@@ -349,6 +410,10 @@ typedef struct mgw_usage {
    * read from its prompt cache (billed at the cached-input price); 0 when none
    * or not reported. */
   int64_t cached_prompt_tokens;
+  /* ABI 1.11 (check with MGW_HAS_FIELD). Of prompt_tokens, how many the
+   * vendor wrote into its prompt cache (Anthropic's cache_creation_input_tokens,
+   * billed at the cache-write price); 0 when none or not reported. */
+  int64_t cache_write_prompt_tokens;
 } mgw_usage;
 
 /* A failure in the spec's terms. OWNERSHIP: plugin-owned, borrowed during
@@ -1170,9 +1235,11 @@ typedef struct mgw_storage_hooks {
 #define MGW_CALL_CONTEXT_SIZE_1_0 MGW_SIZE_THROUGH(mgw_call_context, prompt_tokens)
 #define MGW_CALL_CONTEXT_SIZE_1_1 MGW_SIZE_THROUGH(mgw_call_context, member_count)
 #define MGW_CALL_CONTEXT_SIZE_1_10 MGW_SIZE_THROUGH(mgw_call_context, operation)
+#define MGW_CALL_CONTEXT_SIZE_1_11 MGW_SIZE_THROUGH(mgw_call_context, client_header_count)
 #define MGW_REQUEST_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_request_sink, callback_body)
 #define MGW_USAGE_SIZE_1_0 MGW_SIZE_THROUGH(mgw_usage, total_tokens)
 #define MGW_USAGE_SIZE_1_2 MGW_SIZE_THROUGH(mgw_usage, cached_prompt_tokens)
+#define MGW_USAGE_SIZE_1_11 MGW_SIZE_THROUGH(mgw_usage, cache_write_prompt_tokens)
 #define MGW_ERROR_INFO_SIZE_1_0 MGW_SIZE_THROUGH(mgw_error_info, retry_after_ms)
 #define MGW_RESPONSE_SINK_SIZE_1_0 MGW_SIZE_THROUGH(mgw_response_sink, callback_error)
 #define MGW_PARAM_SPEC_SIZE_1_4 MGW_SIZE_THROUGH(mgw_param_spec, max)
