@@ -6,8 +6,16 @@
 namespace modelgw::api {
 
 net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, http::ServerCall& call,
-                                                       const char* scope) {
-  const std::string_view header = call.request().header("Authorization");
+                                                       const char* scope, CredentialHeaders where) {
+  std::string_view header = call.request().header("Authorization");
+  std::string from_api_key;  // `x-api-key: K` read as `Bearer K`
+  if (header.empty() && where == CredentialHeaders::bearer_or_api_key) {
+    if (const std::string_view key = call.request().header("x-api-key"); !key.empty()) {
+      from_api_key.reserve(7 + key.size());
+      from_api_key.append("Bearer ").append(key);
+      header = from_api_key;
+    }
+  }
   auto result = deps.authenticator.authenticate_cached(header);
   if (!result) {
     // A key or tenant not in the cache needs storage; when it is down, the

@@ -24,8 +24,14 @@ struct AuthDeps {
   audit::AuditLog* audit = nullptr;
 };
 
+// Where the credential may be sent. Anthropic's API and its SDK send the key
+// in `x-api-key` (and a token in `Authorization: Bearer`): on the doors of that
+// API either header works, `Authorization` first when both are sent.
+enum class CredentialHeaders { bearer, bearer_or_api_key };
+
 // The caller's principal, or nullopt when the call was answered (401, 403, 503).
 net::Task<std::optional<auth::Principal>> authenticate(const AuthDeps& deps, http::ServerCall& call,
-                                                       const char* scope);
+                                                       const char* scope,
+                                                       CredentialHeaders where = CredentialHeaders::bearer);
 
 }  // namespace modelgw::api

@@ -7,6 +7,8 @@
 #include "logging/request_log.h"
 #include "plugins/storage_failure.h"
 
+#include <modelgw/sdk.hpp>
+
 namespace modelgw::chat {
 
 void ChatEndpoint::answer_error(http::ServerCall& call, errors::ApiError error, Outcome& outcome) const {
@@ -81,6 +83,14 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
     flow.native_text = flow.native_doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     flow.native_doc = nlohmann::json();
   }
+  // The client's headers the door passes on to a native provider.
+  std::vector<mgw_header> forwarded;
+  if (!flow.native_operation.empty()) {
+    for (const std::string_view name : outcome.door->forwarded_headers()) {
+      const std::string_view value = call.request().header(name);
+      if (!value.empty()) forwarded.push_back(mgw_header{mgw::str(name), mgw::str(value)});
+    }
+  }
   const auto budget_end = std::chrono::steady_clock::now() + policy_.budget();
   const metrics::OpenStream open_stream(deps_.metrics, req.stream);
   errors::ApiError last_error;
@@ -88,6 +98,8 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
     AttemptContext attempt{call, req, plan, policy_, deps_.redactor, budget_end, outcome};
     attempt.native_operation = flow.native_operation;
     attempt.native_body = flow.native_text;
+    if (!flow.native_operation.empty()) attempt.native_limit_member = outcome.door->output_limit_member();
+    attempt.client_headers = forwarded;
     if (co_await try_model(attempt, flow.text, last_error)) co_return;
     logging::for_request(call.request_id())
         .warn("model '{}' failed with {} {}; {}", plan.route->entry.alias, last_error.status, last_error.code,

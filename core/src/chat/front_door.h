@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -95,6 +96,13 @@ class FrontDoor {
   // A later stage's error names a chat parameter (max_tokens, messages[2]...):
   // the door's name for it.
   virtual std::string param_name(std::string_view chat_param) const = 0;
+  // The member of DoorRequest::native that caps the answer's size
+  // ("max_output_tokens", "max_tokens"): the chain writes the spend hold's
+  // output limit there when it is lower than what the client asked.
+  virtual std::string_view output_limit_member() const = 0;
+  // Headers of the client's request passed on to a provider that serves the
+  // door's API natively (mgw_call_context.client_headers), lower case.
+  virtual std::span<const std::string_view> forwarded_headers() const { return {}; }
 };
 
 }  // namespace modelgw::chat

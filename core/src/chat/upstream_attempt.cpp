@@ -78,15 +78,15 @@ void fail_on_breach(AttemptContext& a, SseRelay& relay, const catalog::ModelRout
   relay.fail(plugin_breach(provider.name(), provider.plugin_name(), relay.breach()));
 }
 
-// A native Responses request told the output size the spend hold covers, as
+// A native request told the output size the spend hold covers, as
 // limit_output tells a chat request (spend_stage.cpp): the vendor cannot
-// spend past it. The member is max_output_tokens in that API.
-std::string native_with_output_limit(std::string_view body, std::int64_t tokens) {
+// spend past it. `member` is the door's name for it (FrontDoor::output_limit_member).
+std::string native_with_output_limit(std::string_view body, std::string_view member, std::int64_t tokens) {
   const std::string value = std::to_string(tokens);
-  if (auto edited = with_member(body, "max_output_tokens", value)) return std::move(*edited);
+  if (auto edited = with_member(body, member, value)) return std::move(*edited);
   auto doc = nlohmann::json::parse(body, nullptr, false);
   if (!doc.is_object()) return std::string(body);
-  doc["max_output_tokens"] = tokens;
+  doc[std::string(member)] = tokens;
   return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -346,12 +346,16 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiE
   ctx.default_max_tokens = a.plan.default_max_tokens;
   ctx.prompt_tokens = a.plan.prompt_tokens;
   ctx.operation = mgw::str(native ? a.native_operation : std::string_view(MGW_OPERATION_CHAT));
+  if (native && !a.client_headers.empty()) {
+    ctx.client_headers = a.client_headers.data();
+    ctx.client_header_count = a.client_headers.size();
+  }
 
   const auto& hooks = route.provider->hooks();
   RequestCollector built;
   std::string limited;  // the native request with the spend hold's output limit
   if (native && a.plan.output_limit > 0)
-    limited = native_with_output_limit(a.native_body, a.plan.output_limit);
+    limited = native_with_output_limit(a.native_body, a.native_limit_member, a.plan.output_limit);
   const std::string_view sent = native ? (limited.empty() ? a.native_body : std::string_view(limited))
                                 : a.plan.body.empty() ? body
                                                       : std::string_view(a.plan.body);

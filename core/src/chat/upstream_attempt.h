@@ -13,6 +13,7 @@
 #include "upstream/upstream_call.h"
 
 #include <chrono>
+#include <span>
 #include <string_view>
 
 namespace modelgw::chat {
@@ -30,6 +31,10 @@ struct AttemptContext {
   // model whose provider serves that API natively; empty: chat only.
   std::string_view native_operation = {};
   std::string_view native_body = {};
+  std::string_view native_limit_member = {};  // FrontDoor::output_limit_member
+  // The client's headers the door passes on with a native call (borrowed
+  // from the request for the call's life).
+  std::span<const mgw_header> client_headers = {};
 };
 
 // True when the call is settled (answered, or the client left); false when

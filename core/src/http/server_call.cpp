@@ -135,7 +135,7 @@ void ServerCall::send_error(const errors::ApiError& error) {
   // request would start is unknown.
   if (error.status == 413 || request_.body_too_large) close_after();
   access_note_.error_code = error.code;
-  send_json(error.status, errors::error_envelope(error, request_id_));
+  send_json(error.status, error_writer_(error, request_id_));
 }
 
 void ServerCall::start_event_stream() {

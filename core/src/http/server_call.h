@@ -136,6 +136,12 @@ class ServerCall {
   // The error envelope (with Retry-After when the error has one; 413 and
   // request-framing errors close the connection).
   void send_error(const errors::ApiError& error);
+  // How send_error writes its body on this call: the spec's envelope
+  // (errors::error_envelope) unless a front door speaking another API's
+  // errors (Anthropic's, errors/anthropic_error.h) sets its own at routing.
+  using ErrorWriter = std::string (*)(const errors::ApiError&, std::string_view request_id);
+  void set_error_writer(ErrorWriter writer) { error_writer_ = writer; }
+  ErrorWriter error_writer() const { return error_writer_; }
 
   // An event stream: a 200 head with chunked encoding and SSE headers...
   void start_event_stream();
@@ -187,6 +193,7 @@ class ServerCall {
   bool write_failed_ = false;
   bool outlives_client_ = false;
   ResponseTap* tap_ = nullptr;
+  ErrorWriter error_writer_ = &errors::error_envelope;
   std::string answered_id_;  // empty: request_id_
   AccessNote access_note_;
   std::uint64_t bytes_written_ = 0;

@@ -27,6 +27,7 @@ class ResponsesDoor final : public chat::FrontDoor {
                                                                     std::string_view request_id,
                                                                     bool native) const override;
   std::string param_name(std::string_view chat_param) const override;
+  std::string_view output_limit_member() const override { return "max_output_tokens"; }
 
  private:
   ResponseStore* store_;
