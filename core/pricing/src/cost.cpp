@@ -12,14 +12,17 @@ __extension__ typedef unsigned __int128 u128;
 
 }  // namespace
 
-std::int64_t cost_micros(const Prices& p, std::int64_t prompt, std::int64_t cached, std::int64_t completion) {
+std::int64_t cost_micros(const Prices& p, std::int64_t prompt, std::int64_t cached, std::int64_t completion,
+                         std::int64_t written) {
   prompt = std::max<std::int64_t>(prompt, 0);
-  cached = std::clamp<std::int64_t>(cached, 0, prompt);
+  written = std::clamp<std::int64_t>(written, 0, prompt);
+  cached = std::clamp<std::int64_t>(cached, 0, prompt - written);
   completion = std::max<std::int64_t>(completion, 0);
   // Token counts and prices are each below 2^63: every product fits 126 bits
   // and their sum 128.
   const u128 sum =
-      static_cast<u128>(prompt - cached) * static_cast<u128>(std::max<std::int64_t>(p.input, 0)) +
+      static_cast<u128>(prompt - cached - written) * static_cast<u128>(std::max<std::int64_t>(p.input, 0)) +
+      static_cast<u128>(written) * static_cast<u128>(std::max<std::int64_t>(p.cache_write, 0)) +
       static_cast<u128>(cached) * static_cast<u128>(std::max<std::int64_t>(p.cached_input, 0)) +
       static_cast<u128>(completion) * static_cast<u128>(std::max<std::int64_t>(p.output, 0));
   const u128 micros = (sum + 999'999) / 1'000'000;

@@ -127,7 +127,7 @@ const Book& book() {
       for (const auto& m : models) {
         list.push_back(Model{rule_of(m.at("match")),
                              Prices{m.at("input").get<std::int64_t>(), m.at("output").get<std::int64_t>(),
-                                    m.at("cached").get<std::int64_t>()}});
+                                    m.at("cached").get<std::int64_t>(), m.at("cache_write").get<std::int64_t>()}});
       }
       out.vendors.emplace_back(vendor, std::move(list));
     }

@@ -34,8 +34,10 @@ for (const id of ['openai', 'anthropic', 'google']) {
     const output = number(prices.output_mtok);
     if (input === undefined || output === undefined) continue;  // not a per-token model
     const cached = number(prices.cache_read_mtok);
+    const written = number(prices.cache_write_mtok);
     models.push({ id: model.id, match: model.match, input: micros(input), output: micros(output),
-                  cached: micros(cached === undefined ? input : cached) });
+                  cached: micros(cached === undefined ? input : cached),
+                  cache_write: micros(written === undefined ? input : written) });
   }
   vendors[id] = models;
   count += models.length;

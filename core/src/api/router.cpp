@@ -49,6 +49,14 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     }
     co_return;
   }
+  if (path == "/v1/embeddings") {
+    if (!method_is(call, "POST")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
+      const auto routes = deps_.routes.current();
+      co_await routes->chat->handle(call, *principal, &embeddings_door_);
+    }
+    co_return;
+  }
   constexpr std::string_view kResponse = "/v1/responses/";
   if (path.size() > kResponse.size() && path.substr(0, kResponse.size()) == kResponse) {
     const std::string_view rest = path.substr(kResponse.size());

@@ -14,6 +14,7 @@
 #include "chat/route_set.h"
 #include "http/server_call.h"
 #include "prompts/prompt_store.h"
+#include "embeddings/embeddings_door.h"
 #include "responses/responses_door.h"
 
 namespace modelgw::api {
@@ -61,7 +62,8 @@ class Router : public http::Handler {
   net::Task<void> get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal);
 
   RouterDeps deps_;
-  const responses::ResponsesDoor responses_door_;  // POST /v1/responses
+  const responses::ResponsesDoor responses_door_;     // POST /v1/responses
+  const embeddings::EmbeddingsDoor embeddings_door_;  // POST /v1/embeddings
 };
 
 }  // namespace modelgw::api

@@ -166,6 +166,7 @@ pricing::Prices read_prices(SectionReader r) {
   p.input = *price("input", true);
   p.output = *price("output", true);
   p.cached_input = price("cached_input", false).value_or(p.input);
+  p.cache_write = price("cache_write_input", false).value_or(p.input);
   r.reject_unknown_keys();
   return p;
 }
@@ -200,20 +201,46 @@ CatalogEntry read_catalog_entry(const std::string& alias, const nlohmann::json& 
     }
   }
   e.drop_unsupported_params = r.boolean("drop_unsupported_params", false);
+  e.kind = r.string("kind", "chat");
+  if (e.kind != "chat" && e.kind != "embedding") {
+    throw ConfigError(r.key_path("kind") + ": '" + e.kind + "' is not one of chat, embedding");
+  }
+  if (e.is_embedding()) {
+    // Vendors' own limits are the defaults' ceiling: OpenAI embeds at most
+    // 2,048 inputs per call, Gemini's batchEmbedContents 100.
+    e.dimensions = r.integer("dimensions", 0, 1, 65'536);
+    if (e.dimensions == 0) throw ConfigError(r.key_path("dimensions") + ": required for an embedding model");
+    e.max_inputs = r.integer("max_inputs", 2048, 1, 2048);
+  } else if (r.has("dimensions") || r.has("max_inputs")) {
+    throw ConfigError(r.path() + ": dimensions and max_inputs are for kind: embedding");
+  }
   if (r.has("prices")) e.prices = read_prices(SectionReader(r.object("prices"), r.key_path("prices")));
   r.reject_unknown_keys();
   return e;
 }
 
 // Every route entry of a tier must be a concrete alias of the catalog.
-void check_tiers(const std::map<std::string, CatalogEntry>& catalog) {
-  for (const auto& [alias, e] : catalog) {
+// A tier takes its kind from its models, which must share it (and, for
+// embeddings, the vector length: a fallback to another length would break
+// every index built from the first).
+void check_tiers(std::map<std::string, CatalogEntry>& catalog) {
+  for (auto& [alias, e] : catalog) {
     for (std::size_t i = 0; i < e.route.size(); ++i) {
       const std::string key = "catalog." + alias + ".route[" + std::to_string(i) + "]";
       auto it = catalog.find(e.route[i]);
       if (it == catalog.end()) throw ConfigError(key + ": '" + e.route[i] + "' is not a catalog alias");
-      if (it->second.is_tier()) {
+      const CatalogEntry& model = it->second;
+      if (model.is_tier()) {
         throw ConfigError(key + ": '" + e.route[i] + "' is itself a tier; a route names concrete aliases");
+      }
+      if (i == 0) {
+        e.kind = model.kind;
+        e.dimensions = model.dimensions;
+        e.max_inputs = model.max_inputs;
+      } else if (model.kind != e.kind || model.dimensions != e.dimensions) {
+        throw ConfigError(key + ": '" + e.route[i] + "' is a " + model.kind + " model" +
+                          (model.is_embedding() ? " of " + std::to_string(model.dimensions) + " dimensions" : "") +
+                          "; every model of a tier must be of the same kind (and length of vector) as the first");
       }
     }
   }

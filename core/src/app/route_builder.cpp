@@ -39,6 +39,12 @@ std::shared_ptr<chat::RouteSet> build_route_set(const config::Config& config, co
     for (auto& p : s.providers) {
       if (p->name() == entry.provider) route.provider = p.get();
     }
+    if (entry.is_embedding() && route.provider != nullptr &&
+        !route.provider->serves_natively(MGW_OPERATION_EMBEDDINGS)) {
+      throw config::ConfigError("catalog." + alias + ": an embedding model, but provider '" + entry.provider +
+                                "' (plugin " + route.provider->plugin_name() +
+                                ") does not serve embeddings (its plugin declares no 'embeddings' operation)");
+    }
     route.upstream = s.pools.at(entry.provider).get();
     // Built here, before serving, so the first request does not pay for the ranks.
     route.encoding = entry.tokenizer == "estimate" ? nullptr : tokenizer::find_encoding(entry.tokenizer);

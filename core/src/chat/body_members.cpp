@@ -196,6 +196,27 @@ std::optional<std::pair<std::size_t, std::size_t>> locate_value(std::string_view
   return std::pair{i, skip_value(text, i)};
 }
 
+std::optional<std::vector<std::pair<std::size_t, std::size_t>>> array_elements(std::string_view text,
+                                                                                std::size_t at) {
+  if (at >= text.size() || text[at] != '[') return std::nullopt;
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t i = at + 1;
+  // Bounded: every turn consumes an element or a separator.
+  while (true) {
+    i = skip_spaces(text, i);
+    if (i >= text.size()) return std::nullopt;
+    if (text[i] == ']') return out;
+    if (text[i] == ',') {
+      ++i;
+      continue;
+    }
+    const std::size_t end = skip_value(text, i);
+    if (end <= i) return std::nullopt;
+    out.emplace_back(i, end);
+    i = end;
+  }
+}
+
 std::optional<std::string> replace_strings(
     std::string_view text, const std::vector<std::pair<JsonPath, std::string>>& replacements) {
   struct Edit {

@@ -40,6 +40,12 @@ using JsonPath = std::vector<std::variant<std::string, std::size_t>>;
 // agree which member is meant).
 std::optional<std::pair<std::size_t, std::size_t>> locate_value(std::string_view text, const JsonPath& path);
 
+// The [begin, end) of each element of the array whose text starts at `at`
+// (its '[') in `text`, a valid JSON document; nullopt when no array starts
+// there. One pass, nothing parsed (an embedding's numbers stay text).
+std::optional<std::vector<std::pair<std::size_t, std::size_t>>> array_elements(std::string_view text,
+                                                                                std::size_t at);
+
 // `text` with the string value at each path replaced by its new content
 // (JSON-escaped here); the rest byte for byte as written. nullopt when a path
 // cannot be located or does not end at a string (the caller then serialises

@@ -24,7 +24,17 @@ net::Task<void> ChatEndpoint::handle(http::ServerCall& call, const auth::Princip
   outcome.metrics = deps_.metrics;
   std::optional<errors::ApiError> crashed;
   try {
-    co_await serve(call, outcome);
+    switch (door != nullptr ? door->chain() : FrontDoor::Chain::chat) {
+      case FrontDoor::Chain::chat:
+        co_await serve(call, outcome);
+        break;
+      case FrontDoor::Chain::embeddings:
+        co_await serve_embeddings(call, outcome);
+        break;
+      case FrontDoor::Chain::count_tokens:
+        co_await serve_count_tokens(call, outcome);
+        break;
+    }
   } catch (const std::exception& e) {
     logging::for_request(call.request_id()).error("unexpected failure: {}", e.what());
     // Storage that cannot be reached is the one expected failure here: 503.
@@ -85,7 +95,7 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
   }
   // The client's headers the door passes on to a native provider.
   std::vector<mgw_header> forwarded;
-  if (!flow.native_operation.empty()) {
+  if (outcome.door != nullptr) {
     for (const std::string_view name : outcome.door->forwarded_headers()) {
       const std::string_view value = call.request().header(name);
       if (!value.empty()) forwarded.push_back(mgw_header{mgw::str(name), mgw::str(value)});

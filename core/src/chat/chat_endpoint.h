@@ -92,6 +92,16 @@ class ChatEndpoint {
   };
 
   net::Task<void> serve(http::ServerCall& call, Outcome& outcome);
+  // The other chains (FrontDoor::Chain), each in its door's folder.
+  net::Task<void> serve_embeddings(http::ServerCall& call, Outcome& outcome);
+  net::Task<void> serve_count_tokens(http::ServerCall& call, Outcome& outcome);
+  // The PII stage on a document of the door's own (every string in it),
+  // masked in place; false when the request was answered (blocked, failed).
+  net::Task<bool> apply_pii_to_document(http::ServerCall& call, nlohmann::json& doc, Outcome& outcome);
+  // The spend stage for a request with no output (embeddings): the prompt's
+  // tokens at the dearest input price of `routes`; false when answered.
+  net::Task<bool> hold_input(http::ServerCall& call, const std::vector<const catalog::ModelRoute*>& routes,
+                             std::int64_t prompt_tokens, Outcome& outcome);
   // The read stage (read_stage.cpp): each false when the request was answered.
   bool admit(http::ServerCall& call, Outcome& outcome) const;
   bool read_headers(http::ServerCall& call, Flow& flow, Outcome& outcome) const;

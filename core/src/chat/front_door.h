@@ -79,6 +79,13 @@ struct DoorRequest {
 class FrontDoor {
  public:
   virtual ~FrontDoor() = default;
+  // The ordered stages a call through the door passes (chat_endpoint.h).
+  // `chat`: the chat chain, with the door's translation; `embeddings`: no
+  // output, never streamed, split into the model's batches
+  // (embeddings/embeddings_chain.cpp); `count_tokens`: never billed, nothing
+  // generated (messages/count_tokens_chain.cpp).
+  enum class Chain { chat, embeddings, count_tokens };
+  virtual Chain chain() const { return Chain::chat; }
   // What usage records and metrics call this API ("responses").
   virtual std::string_view operation() const = 0;
   // What its body holds, for the message to a client that sent none

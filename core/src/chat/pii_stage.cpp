@@ -68,6 +68,30 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, Flow& flo
   co_return flow.native_doc.is_null() || apply_pii_to_native(call, flow, *policy, outcome);
 }
 
+net::Task<bool> ChatEndpoint::apply_pii_to_document(http::ServerCall& call, nlohmann::json& doc,
+                                                    Outcome& outcome) {
+  auto policy = deps_.pii_policy_cached(*outcome.principal);
+  if (!policy) {
+    policy = co_await net::offload(deps_.blocking, [&] { return deps_.pii_policy(*outcome.principal); });
+  }
+  pii::Verdict verdict;
+  try {
+    verdict = deps_.pii->inspect(doc, *policy);  // masks in place
+  } catch (const std::exception& e) {
+    logging::for_request(call.request_id()).error("{}", e.what());
+    answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),
+                 outcome);
+    co_return false;
+  }
+  if (!verdict.any()) co_return true;
+  outcome.row.pii_action = verdict.action;
+  outcome.row.pii_findings = verdict.findings_json();
+  audit_verdict(deps_.audit, verdict, call, outcome);
+  if (!verdict.rejection) co_return true;
+  answer_error(call, std::move(*verdict.rejection), outcome);
+  co_return false;
+}
+
 bool ChatEndpoint::apply_pii_to_native(http::ServerCall& call, Flow& flow, const pii::Policy& policy,
                                        Outcome& outcome) const {
   pii::Verdict verdict;

@@ -34,7 +34,9 @@ budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& re
     }
     out.prompt_tokens = std::max(out.prompt_tokens, prompt);
     const pricing::Prices& p = route.prices;
-    out.prices.input = std::max(out.prices.input, p.input);
+    // Any prompt token may be written into the vendor's cache: held at
+    // whichever of the two prices is dearer.
+    out.prices.input = std::max({out.prices.input, p.input, p.cache_write});
     out.prices.output = std::max(out.prices.output, p.output);
     out.prices.cached_input = std::max(out.prices.cached_input, p.cached_input);
   }
@@ -81,7 +83,8 @@ void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::Spe
       row.price_output_micros = p.output;
       row.price_cached_micros = p.cached_input;
       row.cost_micros =
-          pricing::cost_micros(p, row.prompt_tokens, row.cached_prompt_tokens, row.completion_tokens);
+          pricing::cost_micros(p, row.prompt_tokens, row.cached_prompt_tokens, row.completion_tokens,
+                               row.cache_write_prompt_tokens);
     }
   }
   if (spend == nullptr) return;
@@ -141,6 +144,29 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
     limit_output(routing, body, admission.output_tokens);
     if (admission.clamped) call.set_header("X-Max-Tokens-Clamped", std::to_string(admission.output_tokens));
   }
+  outcome.admission = std::move(admission);
+  co_return true;
+}
+
+net::Task<bool> ChatEndpoint::hold_input(http::ServerCall& call,
+                                         const std::vector<const catalog::ModelRoute*>& routes,
+                                         std::int64_t prompt_tokens, Outcome& outcome) {
+  auto spend = outcome.spend;  // looked up by hold_requests
+  if (!spend || !spend->limits_anything()) co_return true;
+  budget::SpendRequest wanted;
+  wanted.principal = outcome.principal;
+  wanted.spend = spend.get();
+  wanted.feature = outcome.row.feature;
+  wanted.parts = budget::SpendRequest::Parts::all_but_requests;
+  wanted.prompt_tokens = prompt_tokens;
+  wanted.client_max_tokens = 0;  // nothing is generated
+  for (const catalog::ModelRoute* route : routes) {
+    wanted.prices.input = std::max(wanted.prices.input, route->prices.input);
+    wanted.prices.cached_input = std::max(wanted.prices.cached_input, route->prices.cached_input);
+  }
+  budget::Admission admission = co_await deps_.spend->admit(wanted);
+  if (admission.refusal) co_return refuse_spend(call, admission, outcome);
+  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
   outcome.admission = std::move(admission);
   co_return true;
 }

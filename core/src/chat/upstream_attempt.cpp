@@ -141,7 +141,8 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
     row.completion_tokens = got.usage->completion_tokens;
     row.total_tokens = got.usage->total_tokens;
     row.cached_prompt_tokens = got.usage->cached_prompt_tokens;
-    if (row.prompt_tokens == 0 && got.error == std::nullopt) {
+    row.cache_write_prompt_tokens = got.usage->cache_write_prompt_tokens;
+    if (row.prompt_tokens == 0 && got.error == std::nullopt && a.collected == nullptr) {
       // The vendor gave no prompt count and the host did not need one to
       // route: count it now, for the record.
       row.prompt_tokens = count_prompt_tokens(*a.plan.route, a.body);
@@ -156,6 +157,10 @@ net::Task<Attempt> relay_whole(AttemptContext& a, const mgw_call_context& ctx, u
   }
   if (st != MGW_OK || !got.has_body) {
     answer_error(a.call, plugin_failure(pcfg.name, "on_parse_response", st), a.outcome, a.redactor);
+    co_return Attempt{};
+  }
+  if (a.collected != nullptr) {
+    *a.collected = std::move(got.body);
     co_return Attempt{};
   }
   std::string out;
@@ -271,6 +276,7 @@ net::Task<Attempt> relay_stream(AttemptContext& a, const mgw_call_context& ctx, 
     row.completion_tokens = relay.usage()->completion_tokens;
     row.total_tokens = relay.usage()->total_tokens;
     row.cached_prompt_tokens = relay.usage()->cached_prompt_tokens;
+    row.cache_write_prompt_tokens = relay.usage()->cache_write_prompt_tokens;
   }
   if (client_left || (relay.failed() && relay.head_sent())) {
     // Cut short: keep what was seen. The vendor's count when it gave one,
@@ -349,6 +355,11 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiE
   if (native && !a.client_headers.empty()) {
     ctx.client_headers = a.client_headers.data();
     ctx.client_header_count = a.client_headers.size();
+  } else if (!a.client_headers.empty()) {
+    // A vendor header (anthropic-beta) means nothing to another vendor's API.
+    logging::for_request(a.call.request_id())
+        .info("the client's {} header is not passed to provider '{}', which does not serve this API natively",
+              mgw::view(a.client_headers.front().name), route.provider->name());
   }
 
   const auto& hooks = route.provider->hooks();

@@ -35,6 +35,9 @@ struct AttemptContext {
   // The client's headers the door passes on with a native call (borrowed
   // from the request for the call's life).
   std::span<const mgw_header> client_headers = {};
+  // Set by a chain that joins several calls' answers (embeddings' batches):
+  // a whole answer the plugin parsed is kept here instead of sent.
+  std::string* collected = nullptr;
 };
 
 // True when the call is settled (answered, or the client left); false when

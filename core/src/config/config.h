@@ -210,6 +210,15 @@ struct CatalogEntry {
   // Per million tokens, in micro-units; nullopt: the price dataset's (start-up
   // fails when it has none).
   std::optional<pricing::Prices> prices;
+  // What the model does: "chat" (every chat door) or "embedding" (POST
+  // /v1/embeddings only). An embedding model has no output: `dimensions` is
+  // the length of its vectors (the largest a client may ask for), and
+  // `max_inputs` the most inputs its vendor embeds in one call (the gateway
+  // splits a larger request and joins the answers).
+  std::string kind = "chat";
+  std::int64_t dimensions = 0;
+  std::int64_t max_inputs = 0;
+  bool is_embedding() const { return kind == "embedding"; }
   // ...a tier alias names, in order, the concrete aliases that serve it.
   std::vector<std::string> route;
   bool is_tier() const { return !route.empty(); }

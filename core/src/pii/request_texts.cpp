@@ -43,6 +43,33 @@ constexpr std::string_view kIdentifierPaths[] = {
     "messages[].content[].file.file_data",
     "messages[].content[].image_url.url data:",
     "messages[].content[].image_url data:",  // the older form: the URL as a string
+    // Anthropic's Messages API (the native form of POST /v1/messages): block
+    // ids and names that pair a tool_use with its tool_result, type tags,
+    // cache markers, base64 sources, and the model's own signed reasoning
+    // (thinking text, its signature, redacted data), which the vendor checks
+    // byte for byte when it comes back: a mask there would fail the request.
+    "messages[].content[].id",
+    "messages[].content[].name",
+    "messages[].content[].tool_use_id",
+    "messages[].content[].thinking",
+    "messages[].content[].signature",
+    "messages[].content[].data",
+    "messages[].content[].source.type",
+    "messages[].content[].source.media_type",
+    "messages[].content[].source.data",
+    "messages[].content[].cache_control.type",
+    "messages[].content[].cache_control.ttl",
+    "messages[].content[].content[].type",
+    "messages[].content[].content[].source.type",
+    "messages[].content[].content[].source.media_type",
+    "messages[].content[].content[].source.data",
+    "system[].type",
+    "system[].cache_control.type",
+    "system[].cache_control.ttl",
+    "tools[].name",
+    "tools[].cache_control.type",
+    "tool_choice.name",
+    "thinking.type",
 };
 // clang-format on
 

@@ -79,6 +79,9 @@ struct UsageRow {
   std::int64_t seq = 0;  // storage's insertion order; set on reads
   std::string feature;   // X-Feature; empty for none
   std::int64_t cached_prompt_tokens = 0;
+  // Of prompt_tokens, written into the vendor's cache (priced as such; not
+  // stored: the cost is).
+  std::int64_t cache_write_prompt_tokens = 0;
   std::int64_t cost_micros = 0;
   std::int64_t price_input_micros = 0;
   std::int64_t price_output_micros = 0;
