@@ -1,12 +1,13 @@
 // The C ABI surface: the SDK's provider helper (modelgw/provider_plugin.hpp)
 // generates the entry symbol, descriptor, hook table and exception fences from
 // the traits below, which only forward to the modules that translate.
+#include "decoder.h"
 #include "error_mapper.h"
+#include "messages_response.h"
 #include "parameters.h"
 #include "provider_config.h"
 #include "request_builder.h"
 #include "response_mapper.h"
-#include "stream_decoder.h"
 
 #include <modelgw/provider/http.hpp>
 #include <modelgw/provider_plugin.hpp>
@@ -17,11 +18,16 @@ struct Plugin {
   static constexpr const char* kName = "anthropic";
   static constexpr const char* kVersion = "1.0.0";
   using Config = ProviderConfig;
-  using Decoder = StreamDecoder;
+  using Decoder = mgw::anthropic::Decoder;
 
   // ABI 1.4: what this provider does with each request parameter.
   static std::vector<mgw_param_spec> parameters(const Config& /*config*/) {
     return mgw::anthropic::parameters();
+  }
+
+  // ABI 1.11: the APIs besides chat served natively (config native_operations).
+  static std::vector<std::string_view> operations(const Config& config) {
+    return {config.native_operations.begin(), config.native_operations.end()};
   }
 
   static std::optional<Config> parse_config(std::string_view json, std::string& problem) {
@@ -50,7 +56,14 @@ struct Plugin {
       // Only an error can need the clock (a Retry-After given as a date).
       ctx.now_unix_ms = provider::now_unix_ms(host);
     }
-    mgw::anthropic::map_response(ctx, call, http_status, headers, header_count, body, out);
+    const std::string_view op = operation(call);
+    if (op == MGW_OPERATION_MESSAGES) {
+      mgw::anthropic::map_messages_response(ctx, call, http_status, headers, header_count, body, out);
+    } else if (op == MGW_OPERATION_COUNT_TOKENS) {
+      mgw::anthropic::map_count_tokens_response(ctx, http_status, headers, header_count, body, out);
+    } else {
+      mgw::anthropic::map_response(ctx, call, http_status, headers, header_count, body, out);
+    }
   }
 };
 

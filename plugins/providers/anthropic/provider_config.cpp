@@ -1,5 +1,7 @@
 #include "provider_config.h"
 
+#include "native_operations.h"
+
 namespace mgw::anthropic {
 
 using namespace mgw::provider;
@@ -14,7 +16,8 @@ std::optional<ProviderConfig> parse_config(std::string_view json, std::string& e
   std::string beta;
   if (!read_api_key(*cfg, out.api_key, error) ||
       !read_header_string(*cfg, "anthropic_version", version, error) ||
-      !read_header_string(*cfg, "beta", beta, error)) {
+      !read_header_string(*cfg, "beta", beta, error) ||
+      !read_native_operations(*cfg, out.native_operations, error)) {
     return std::nullopt;
   }
   // Anthropic refuses a request without a version; an empty one is a typo.

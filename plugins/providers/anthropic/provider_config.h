@@ -23,11 +23,24 @@ struct ProviderConfig {
   // built-in header of the same name.
   std::vector<HeaderLine> headers;
   bool custom_accept = false;  // the operator configured Accept, which then replaces ours
+  // The operations besides chat served natively (ABI 1.11): "messages",
+  // "count_tokens" (config native_operations; both by default).
+  std::vector<std::string> native_operations;
+
+  bool serves(std::string_view operation) const {
+    for (const auto& op : native_operations) {
+      if (op == operation) {
+        return true;
+      }
+    }
+    return false;
+  }
 };
 
 // Parses and validates the block. Keys this plugin does not know (base_url,
 // timeout_ms, … which the host reads) are ignored. On failure returns nullopt
-// and sets `error` to "<key>: <problem>", never quoting a value.
+// and sets `error` to "<key>: <problem>", never quoting a value (an
+// unknown native_operations name aside, quoted by a short prefix).
 std::optional<ProviderConfig> parse_config(std::string_view json, std::string& error);
 
 }  // namespace mgw::anthropic

@@ -1,9 +1,12 @@
 #include "request_builder.h"
 
+#include "beta_header.h"
 #include "message_translator.h"
+#include "messages_request.h"
 #include "rejection.h"
 #include "tool_translator.h"
 
+#include <modelgw/provider/ascii.hpp>
 #include <modelgw/provider/errors.hpp>
 #include <modelgw/provider/json.hpp>
 #include <modelgw/sdk.hpp>
@@ -20,7 +23,6 @@ using namespace mgw::provider;
 
 namespace {
 
-constexpr std::string_view kPath = "/messages";
 // Anthropic requires max_tokens; this is sent when neither the client nor the
 // catalog gives one.
 constexpr int64_t kFallbackMaxTokens = 4096;
@@ -140,44 +142,112 @@ Json translate(const Json& request, const mgw_call_context& call) {
   return out;
 }
 
-}  // namespace
+// The chat body's count_tokens request, for a provider that does not serve
+// "messages" (the host then sends count_tokens a chat completions body): the
+// chat translation, cut to what the counting endpoint takes.
+Json counted_chat(const Json& request, const mgw_call_context& call) {
+  Json translated = translate(request, call);
+  Json out = Json::object();
+  out["model"] = view(call.upstream_model);
+  for (auto it = translated.begin(); it != translated.end(); ++it) {
+    if (counted_member(it.key())) {
+      out[it.key()] = std::move(it.value());
+    }
+  }
+  return out;
+}
 
-mgw_status build_request(const ProviderConfig& config, const mgw_call_context& call,
-                         std::string_view client_body, const mgw_request_sink& out,
-                         const mgw_response_sink* error) {
+// The chat body, or the counted chat body. nullopt after callback_error.
+std::optional<std::string> chat_body(const mgw_call_context& call, std::string_view client_body, bool counted,
+                                     const mgw_response_sink* error) {
   // The host promises a JSON object with model and messages; a broken promise
   // is still refused rather than trusted.
   const Json request = parse_json(client_body);
   if (!request.is_object()) {
     fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
-    return MGW_INVALID_ARGUMENT;
+    return std::nullopt;
   }
-  std::string body;
   try {
-    body = dump(translate(request, call));
+    return dump(counted ? counted_chat(request, call) : translate(request, call));
   } catch (const Rejection& r) {
     fail(error, r.http_status, r.code, r.message, r.param);
-    return MGW_INVALID_ARGUMENT;
+    return std::nullopt;
   }
+}
 
+struct Target {
+  std::string body;
+  std::string_view path;
+  bool native = false;  // the client's own API: its anthropic-beta goes along
+  bool event_stream = false;
+};
+
+void emit_request(const ProviderConfig& config, const mgw_call_context& call, const Target& target,
+                  const mgw_request_sink& out) {
   if (out.callback_method != nullptr) {
     out.callback_method(out.host_data, str("POST"));
   }
   if (out.callback_path != nullptr) {
-    out.callback_path(out.host_data, str(kPath));
+    out.callback_path(out.host_data, str(target.path));
   }
   if (out.callback_header != nullptr) {
+    std::string_view configured_beta;
     for (const auto& h : config.headers) {
+      if (target.native && iequals(h.name, "anthropic-beta")) {
+        configured_beta = h.value;  // sent below, with the client's
+        continue;
+      }
       out.callback_header(out.host_data, str(h.name), str(h.value));
+    }
+    if (target.native) {
+      const std::string beta = merged_beta(configured_beta, client_header(call, "anthropic-beta"));
+      if (!beta.empty()) {
+        out.callback_header(out.host_data, str("anthropic-beta"), str(beta));
+      }
     }
     if (!config.custom_accept) {
       out.callback_header(out.host_data, str("accept"),
-                          str(call.stream != 0 ? "text/event-stream" : "application/json"));
+                          str(target.event_stream ? "text/event-stream" : "application/json"));
     }
   }
   if (out.callback_body != nullptr) {
-    out.callback_body(out.host_data, str(body));
+    out.callback_body(out.host_data, str(target.body));
   }
+}
+
+}  // namespace
+
+mgw_status build_request(const ProviderConfig& config, const mgw_call_context& call,
+                         std::string_view client_body, const mgw_request_sink& out,
+                         const mgw_response_sink* error) {
+  const std::string_view op = operation(call);
+  std::optional<std::string> body;
+  Target target;
+  if (op == MGW_OPERATION_CHAT) {
+    body = chat_body(call, client_body, /*counted=*/false, error);
+    target.path = kMessagesPath;
+    target.event_stream = call.stream != 0;
+  } else if (op == MGW_OPERATION_MESSAGES && config.serves(MGW_OPERATION_MESSAGES)) {
+    body = messages_body(call, client_body, error);
+    target.path = kMessagesPath;
+    target.native = true;
+    target.event_stream = call.stream != 0;
+  } else if (op == MGW_OPERATION_COUNT_TOKENS && config.serves(MGW_OPERATION_COUNT_TOKENS)) {
+    // A Messages body when this provider declared "messages", else a chat one.
+    body = config.serves(MGW_OPERATION_MESSAGES) ? count_tokens_body(call, client_body, error)
+                                                 : chat_body(call, client_body, /*counted=*/true, error);
+    target.path = kCountTokensPath;
+    target.native = true;
+  } else {
+    // The host sends only the operations a provider declared.
+    fail(error, 500, kInternalError, "the anthropic provider does not serve this operation");
+    return MGW_UNSUPPORTED;
+  }
+  if (!body) {
+    return MGW_INVALID_ARGUMENT;
+  }
+  target.body = std::move(*body);
+  emit_request(config, call, target, out);
   return MGW_OK;
 }
 

@@ -49,9 +49,11 @@ mgw_usage reported_usage(const TokenCounts& counts, int64_t host_prompt, std::si
   const int64_t prompt = counts.has_prompt() ? counts.prompt() : std::clamp<int64_t>(host_prompt, 0, kMax);
   const int64_t completion =
       counts.has_completion() ? counts.completion() : estimated_completion_tokens(generated_bytes);
-  mgw_usage u = mgw::usage(prompt, completion);
-  u.cached_prompt_tokens = counts.has_prompt() ? std::min(counts.cached(), prompt) : 0;
-  return u;
+  if (!counts.has_prompt()) {
+    return mgw::usage(prompt, completion);
+  }
+  return mgw::usage(prompt, completion, std::min(counts.cached(), prompt),
+                    std::min(counts.cache_written(), prompt));
 }
 
 }  // namespace mgw::anthropic

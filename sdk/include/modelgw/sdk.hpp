@@ -23,7 +23,6 @@ inline std::string_view view(mgw_str s) noexcept {
   return s.len == 0 ? std::string_view{} : std::string_view{s.ptr, s.len};
 }
 
-// Sends `text` to an optional text sink.
 // The API a call is in (ABI 1.10): MGW_OPERATION_CHAT for a host older than
 // 1.10, which sends chat only.
 inline std::string_view operation(const mgw_call_context& call) noexcept {
@@ -31,6 +30,29 @@ inline std::string_view operation(const mgw_call_context& call) noexcept {
     return MGW_OPERATION_CHAT;
   return view(call.operation);
 }
+
+// The value of the client's request header `name` that the host passed on
+// for a native call (ABI 1.11, mgw_call_context.client_headers), e.g.
+// client_header(call, "anthropic-beta"); empty when absent, or when the host
+// is older than 1.11. The host sends names in lower case; the match ignores
+// ASCII case all the same.
+inline std::string_view client_header(const mgw_call_context& call, std::string_view name) noexcept {
+  if (!MGW_HAS_FIELD(&call, mgw_call_context, client_header_count) || call.client_headers == nullptr)
+    return {};
+  for (size_t i = 0; i < call.client_header_count; ++i) {
+    const std::string_view n = view(call.client_headers[i].name);
+    if (n.size() != name.size()) continue;
+    bool same = true;
+    for (size_t k = 0; k < n.size() && same; ++k) {
+      const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+      same = lower(n[k]) == lower(name[k]);
+    }
+    if (same) return view(call.client_headers[i].value);
+  }
+  return {};
+}
+
+// Sends `text` to an optional text sink.
 
 inline void say(const mgw_text_sink* sink, std::string_view text) noexcept {
   if (sink != nullptr && sink->callback_text != nullptr) sink->callback_text(sink->host_data, str(text));
@@ -86,6 +108,17 @@ inline mgw_usage usage(long long prompt_tokens, long long completion_tokens) noe
   u.prompt_tokens = prompt_tokens;
   u.completion_tokens = completion_tokens;
   u.total_tokens = prompt_tokens + completion_tokens;
+  return u;
+}
+
+// The same with the prompt cache's share (ABI 1.2 and 1.11): of
+// prompt_tokens, `cached` were read from the vendor's prompt cache and
+// `cache_write` written into it.
+inline mgw_usage usage(long long prompt_tokens, long long completion_tokens, long long cached,
+                       long long cache_write) noexcept {
+  mgw_usage u = usage(prompt_tokens, completion_tokens);
+  u.cached_prompt_tokens = cached;
+  u.cache_write_prompt_tokens = cache_write;
   return u;
 }
 

@@ -137,7 +137,11 @@ struct CallContext {
   // ABI 1.10: the API the call is in (MGW_OPERATION_RESPONSES, ...); empty
   // means chat.
   std::string operation;
+  // ABI 1.11: the client's headers a native call passes on (names in lower
+  // case, as a host sends them), e.g. {{"anthropic-beta", "..."}}.
+  std::vector<std::pair<std::string, std::string>> client_headers;
 
+  // The context, valid while this object lives and until the next get().
   mgw_call_context get() const {
     mgw_call_context c{};
     c.struct_size = sizeof c;
@@ -151,8 +155,16 @@ struct CallContext {
     c.members = members.empty() ? nullptr : members.data();
     c.member_count = members.size();
     c.operation = str(operation);
+    header_views_.clear();
+    for (const auto& [name, value] : client_headers)
+      header_views_.push_back(mgw_header{str(name), str(value)});
+    c.client_headers = header_views_.empty() ? nullptr : header_views_.data();
+    c.client_header_count = header_views_.size();
     return c;
   }
+
+ private:
+  mutable std::vector<mgw_header> header_views_;
 };
 
 }  // namespace mgw::testing
