@@ -45,6 +45,11 @@ std::vector<Check> concurrency_checks();
 // ABI 1.10: the responses_api/ fixtures, for a plugin that declares
 // MGW_OPERATION_RESPONSES.
 std::vector<Check> responses_checks(const RunContext& ctx);
+// ABI 1.11: the messages_api/ fixtures, for a plugin that declares
+// MGW_OPERATION_MESSAGES, and the count_tokens/ ones, for one that declares
+// MGW_OPERATION_COUNT_TOKENS.
+std::vector<Check> messages_checks(const RunContext& ctx);
+std::vector<Check> count_tokens_checks();
 
 // Every check, in the order they run.
 std::vector<Check> all_checks(const RunContext& ctx);

@@ -107,6 +107,12 @@ CallSpec call_with(const CallSpec& base, const Json& o) {
   number("default_max_tokens", c.default_max_tokens);
   number("prompt_tokens", c.prompt_tokens);
   if (const auto it = o.find("stream"); it != o.end() && it->is_boolean()) c.stream = it->get<bool>();
+  if (const auto it = o.find("client_headers"); it != o.end() && it->is_object()) {
+    c.client_headers.clear();
+    for (const auto& [name, value] : it->items()) {
+      if (value.is_string()) c.client_headers.emplace_back(name, value.get<std::string>());
+    }
+  }
   return c;
 }
 

@@ -47,6 +47,16 @@ class LentCall {
     if (!spec.operation.empty() && MGW_HAS_FIELD(&c, mgw_call_context, operation)) {
       c.operation = operation_.str();
     }
+    if (!spec.client_headers.empty() && MGW_HAS_FIELD(&c, mgw_call_context, client_header_count)) {
+      for (const auto& [name, value] : spec.client_headers) {
+        header_bytes_.push_back(std::make_unique<LentBytes>(name));
+        const mgw_str n = header_bytes_.back()->str();
+        header_bytes_.push_back(std::make_unique<LentBytes>(value));
+        headers_.push_back(mgw_header{n, header_bytes_.back()->str()});
+      }
+      c.client_headers = headers_.data();
+      c.client_header_count = headers_.size();
+    }
     if (members != nullptr && body != nullptr && MGW_HAS_FIELD(&c, mgw_call_context, member_count)) {
       for (const auto& m : *members) {
         members_.push_back(mgw_json_member{mgw_str{body->data() + m.name_pos, m.name_len},
@@ -71,6 +81,8 @@ class LentCall {
   ~LentCall() {
     if (!members_.empty())
       std::memset(static_cast<void*>(members_.data()), 0xA5, members_.size() * sizeof(mgw_json_member));
+    if (!headers_.empty())
+      std::memset(static_cast<void*>(headers_.data()), 0xA5, headers_.size() * sizeof(mgw_header));
     std::memset(static_cast<void*>(ctx_), 0xA5, size_);
   }
   LentCall(const LentCall&) = delete;
@@ -83,6 +95,8 @@ class LentCall {
   LentBytes upstream_model_;
   LentBytes operation_;
   std::vector<mgw_json_member> members_;
+  std::vector<std::unique_ptr<LentBytes>> header_bytes_;
+  std::vector<mgw_header> headers_;
   std::unique_ptr<GuardedBlock> guarded_;
   std::vector<std::uint64_t> plain_;
   mgw_call_context* ctx_ = nullptr;
@@ -124,6 +138,93 @@ void check_envelope(const Emitted& e, std::string_view object, const CallSpec& c
 
 bool is_responses(const CallSpec& call) {
   return call.operation == MGW_OPERATION_RESPONSES;
+}
+
+bool is_messages(const CallSpec& call) {
+  return call.operation == MGW_OPERATION_MESSAGES;
+}
+
+bool is_count_tokens(const CallSpec& call) {
+  return call.operation == MGW_OPERATION_COUNT_TOKENS;
+}
+
+// A Messages body (ABI 1.11): a "message" with the alias as its "model".
+void check_message_body(const Emitted& e, const CallSpec& call) {
+  if (!e.json) return;  // not an object: reported when it was emitted
+  const Json& j = *e.json;
+  const auto type = j.find("type");
+  if (type == j.end() || *type != "message") {
+    problem("the Messages body has \"type\": " +
+            (type == j.end() ? std::string("(none)") : short_dump(*type, 60)) + ", not \"message\"");
+  }
+  const auto m = j.find("model");
+  if (m == j.end() || *m != call.alias) {
+    problem(
+        "the Messages body has \"model\": " + (m == j.end() ? std::string("(none)") : short_dump(*m, 80)) +
+        ", not the call's alias \"" + call.alias + "\"");
+  }
+}
+
+// A count_tokens body (ABI 1.11): {"input_tokens": N} and nothing else.
+void check_count_body(const Emitted& e) {
+  if (!e.json) return;
+  const Json& j = *e.json;
+  const auto n = j.find("input_tokens");
+  if (j.size() != 1 || n == j.end() || !n->is_number_integer() || n->get<std::int64_t>() < 0) {
+    problem("the count_tokens body is " + short_dump(j, 120) + ", not {\"input_tokens\": N}");
+  }
+}
+
+// An event of a Messages stream (ABI 1.11): its data object, with a "type";
+// an "error" event is a failure, and message_start's message has the alias.
+void check_messages_event(const Emitted& e, const CallSpec& call) {
+  if (!e.json) return;
+  const Json& j = *e.json;
+  const auto type = j.find("type");
+  if (type == j.end() || !type->is_string()) {
+    problem("a Messages stream event has no string \"type\": " + short_dump(j, 120));
+    return;
+  }
+  if (*type == "error") {
+    problem(
+        "a Messages stream event of type \"error\" was passed as a chunk: it is a failure (callback_error)");
+  }
+  if (*type == "message_start") {
+    const auto msg = j.find("message");
+    const Json* model = nullptr;
+    if (msg != j.end() && msg->is_object() && msg->contains("model")) model = &msg->at("model");
+    if (model == nullptr || *model != call.alias) {
+      problem("the message_start event's message has \"model\": " +
+              (model == nullptr ? std::string("(none)") : short_dump(*model, 80)) +
+              ", not the call's alias \"" + call.alias + "\"");
+    }
+  }
+}
+
+// A successful Messages stream ends with message_stop, right after the one
+// callback_usage.
+void check_messages_stream_end(const ResponseLog& log) {
+  const Emitted* last = nullptr;
+  const Emitted* before = nullptr;
+  for (const auto& e : log.events) {
+    before = last;
+    last = &e;
+  }
+  const bool stop = last != nullptr && last->kind == Emitted::Kind::chunk && last->json &&
+                    last->json->value("type", std::string()) == "message_stop";
+  if (!stop) {
+    problem(
+        "the Messages stream succeeded without ending in message_stop: a body that ends before it is "
+        "provider_failed");
+    return;
+  }
+  if (before == nullptr || before->kind != Emitted::Kind::usage) {
+    problem("the message_stop event was not right after callback_usage");
+  }
+  if (log.count(Emitted::Kind::usage) != 1) {
+    problem("the Messages stream reported usage " + std::to_string(log.count(Emitted::Kind::usage)) +
+            " times: once, right before message_stop");
+  }
 }
 
 // An event of a Responses stream (ABI 1.10): its data object, with a "type",
@@ -420,12 +521,22 @@ Session::Parsed Session::parse(mgw_provider* provider, const CallSpec& call, int
       problem("on_parse_response answered HTTP " + std::to_string(http_status) +
               " with a body: every status but 2xx is a failure (callback_error)");
     }
-    if (out.log.count(Emitted::Kind::usage) == 0) {
+    if (is_count_tokens(call)) {
+      if (out.log.count(Emitted::Kind::usage) != 0) {
+        problem("on_parse_response reported usage for count_tokens, which is never billed");
+      }
+    } else if (out.log.count(Emitted::Kind::usage) == 0) {
       problem("on_parse_response reported a success without callback_usage (usage, then body)");
     }
     for (const auto& e : out.log.events) {
-      if (e.kind == Emitted::Kind::body)
+      if (e.kind != Emitted::Kind::body) continue;
+      if (is_messages(call)) {
+        check_message_body(e, call);
+      } else if (is_count_tokens(call)) {
+        check_count_body(e);
+      } else {
         check_envelope(e, is_responses(call) ? "response" : "chat.completion", call, "the body");
+      }
     }
   }
   return out;
@@ -482,6 +593,13 @@ Session::Streamed Session::stream(mgw_provider* provider, const CallSpec& call,
   {
     Step step("on_stream_destroy");
     hooks_->on_stream_destroy(stream);
+  }
+  if (is_messages(call)) {
+    for (const auto& e : out.log.events) {
+      if (e.kind == Emitted::Kind::chunk) check_messages_event(e, call);
+    }
+    if (!out.log.failed()) check_messages_stream_end(out.log);
+    return out;
   }
   if (is_responses(call)) {
     for (const auto& e : out.log.events) {

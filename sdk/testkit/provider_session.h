@@ -35,6 +35,9 @@ struct CallSpec {
   // ABI 1.10: the API the call is in ("responses", ...); empty is chat, and
   // a host older than 1.10 has no such field.
   std::string operation;
+  // ABI 1.11: the client's headers a native call passes on (lower-case
+  // names), e.g. anthropic-beta; a host older than 1.11 passes none.
+  std::vector<std::pair<std::string, std::string>> client_headers;
 };
 
 // "MGW_INVALID_ARGUMENT (2)".

@@ -240,7 +240,7 @@ struct ResponseSink::Slot : SlotBase {
       std::memcpy(&e.usage, usage, std::min<std::size_t>(usage->struct_size, sizeof e.usage));
       e.usage.struct_size = sizeof e.usage;
       if (e.usage.prompt_tokens < 0 || e.usage.completion_tokens < 0 || e.usage.total_tokens < 0 ||
-          e.usage.cached_prompt_tokens < 0) {
+          e.usage.cached_prompt_tokens < 0 || e.usage.cache_write_prompt_tokens < 0) {
         problem("callback_usage with a negative token count");
       }
     }
