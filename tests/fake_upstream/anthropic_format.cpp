@@ -38,9 +38,16 @@ bool isUserText(const nlohmann::json& message) {
   return text;
 }
 
-void appendUsage(std::string& out, int inputTokens, int outputTokens) {
+// input_tokens is what the prompt cache did not hold (anthropic_cache.h).
+void appendUsage(std::string& out, const CacheUsage& cache, int promptTokens, int outputTokens) {
   out.append("{\"input_tokens\":");
-  out.append(std::to_string(inputTokens));
+  out.append(std::to_string(promptTokens - cache.creationTokens - cache.readTokens));
+  if (cache.cached) {
+    out.append(",\"cache_creation_input_tokens\":");
+    out.append(std::to_string(cache.creationTokens));
+    out.append(",\"cache_read_input_tokens\":");
+    out.append(std::to_string(cache.readTokens));
+  }
   out.append(",\"output_tokens\":");
   out.append(std::to_string(outputTokens));
   out.push_back('}');
@@ -56,7 +63,22 @@ void appendToolUseBlock(std::string& out, const ToolCall& tool, std::string_view
   out.push_back('}');
 }
 
+void appendThinkingBlock(std::string& out, std::string_view thinking, std::string_view signature) {
+  out.append("{\"type\":\"thinking\",\"thinking\":");
+  appendJsonString(out, thinking);
+  out.append(",\"signature\":");
+  appendJsonString(out, signature);
+  out.push_back('}');
+}
+
 }  // namespace
+
+bool thinkingEnabled(const nlohmann::json& body) {
+  const auto thinking = body.find("thinking");
+  if (thinking == body.end() || !thinking->is_object()) return false;
+  const auto type = thinking->find("type");
+  return type != thinking->end() && *type == "enabled";
+}
 
 Reply buildReply(const nlohmann::json& body, int words) {
   ReplyBuilder builder;
@@ -114,6 +136,10 @@ void appendMessage(std::string& out, const MessageMeta& meta, const Reply& reply
   out.append(",\"type\":\"message\",\"role\":\"assistant\",\"model\":");
   appendJsonString(out, meta.model);
   out.append(",\"content\":[");
+  if (meta.thinking) {
+    appendThinkingBlock(out, kThinkingText, kThinkingSignature);
+    out.push_back(',');
+  }
   if (tool != nullptr) {
     appendToolUseBlock(out, *tool, tool->inputJson);
   } else {
@@ -126,7 +152,7 @@ void appendMessage(std::string& out, const MessageMeta& meta, const Reply& reply
   out.append(",\"stop_sequence\":null");
   if (meta.usage) {
     out.append(",\"usage\":");
-    appendUsage(out, reply.promptTokens, reply.completionTokens);
+    appendUsage(out, meta.cache, reply.promptTokens, reply.completionTokens);
   }
   out.push_back('}');
 }
@@ -140,14 +166,38 @@ std::string_view EventBuilder::messageStart(const Reply& reply) {
   if (meta_.usage) {
     // Like Anthropic's: input tokens, and a token or so of output so far.
     buf_.append(",\"usage\":");
-    appendUsage(buf_, reply.promptTokens, 1);
+    appendUsage(buf_, meta_.cache, reply.promptTokens, 1);
   }
   buf_.append("}}");
   return buf_;
 }
 
-std::string_view EventBuilder::contentBlockStart(const ToolCall* tool) {
+std::string_view EventBuilder::thinkingBlockStart() {
   buf_.assign("{\"type\":\"content_block_start\",\"index\":0,\"content_block\":");
+  appendThinkingBlock(buf_, "", "");
+  buf_.push_back('}');
+  return buf_;
+}
+
+std::string_view EventBuilder::thinkingDelta() {
+  return delta(0, "thinking_delta", "thinking", kThinkingText);
+}
+
+std::string_view EventBuilder::signatureDelta() {
+  return delta(0, "signature_delta", "signature", kThinkingSignature);
+}
+
+std::string_view EventBuilder::contentBlockStop(int index) {
+  buf_.assign("{\"type\":\"content_block_stop\",\"index\":");
+  buf_.append(std::to_string(index));
+  buf_.push_back('}');
+  return buf_;
+}
+
+std::string_view EventBuilder::contentBlockStart(const ToolCall* tool) {
+  buf_.assign("{\"type\":\"content_block_start\",\"index\":");
+  buf_.append(std::to_string(answerIndex()));
+  buf_.append(",\"content_block\":");
   if (tool != nullptr) {
     appendToolUseBlock(buf_, *tool, "{}");
   } else {
@@ -158,15 +208,18 @@ std::string_view EventBuilder::contentBlockStart(const ToolCall* tool) {
 }
 
 std::string_view EventBuilder::textDelta(std::string_view text) {
-  return delta("text_delta", "text", text);
+  return delta(answerIndex(), "text_delta", "text", text);
 }
 
 std::string_view EventBuilder::inputJsonDelta(std::string_view partialJson) {
-  return delta("input_json_delta", "partial_json", partialJson);
+  return delta(answerIndex(), "input_json_delta", "partial_json", partialJson);
 }
 
-std::string_view EventBuilder::delta(std::string_view type, std::string_view field, std::string_view value) {
-  buf_.assign("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"");
+std::string_view EventBuilder::delta(int index, std::string_view type, std::string_view field,
+                                     std::string_view value) {
+  buf_.assign("{\"type\":\"content_block_delta\",\"index\":");
+  buf_.append(std::to_string(index));
+  buf_.append(",\"delta\":{\"type\":\"");
   buf_.append(type);
   buf_.append("\",\"");
   buf_.append(field);

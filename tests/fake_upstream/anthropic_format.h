@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "anthropic_cache.h"
 #include "reply.h"
 
 namespace fake_upstream::anthropic {
@@ -34,10 +35,21 @@ inline constexpr std::string_view kToolUseId = "toolu_fake_1";
 // user message with text (a string, or text blocks and no tool_result).
 std::optional<ToolCall> toolCallFor(const nlohmann::json& body);
 
+// With "thinking": {"type": "enabled", ...} the answer starts with a thinking
+// block of this text (its words count as output tokens) and this signature.
+inline constexpr std::string_view kThinkingText = "Let me think.";
+inline constexpr int kThinkingWords = 3;
+inline constexpr std::string_view kThinkingSignature = "c2lnbmF0dXJlOmZha2U=";
+
+// True when the body asks for extended thinking.
+bool thinkingEnabled(const nlohmann::json& body);
+
 struct MessageMeta {
   std::string id;  // "msg_" + 24 random alphanumerics
   std::string_view model;
-  bool usage = true;  // false with no_usage: every "usage" object is left out
+  bool usage = true;      // false with no_usage: every "usage" object is left out
+  bool thinking = false;  // a thinking block comes first
+  CacheUsage cache;       // the prompt cache's share of the input tokens (anthropic_cache.h)
 };
 
 MessageMeta newMessageMeta(std::string_view model, bool usage);
@@ -51,18 +63,25 @@ class EventBuilder {
  public:
   explicit EventBuilder(const MessageMeta& meta) : meta_(meta) {}
 
+  // The answer's block (text or tool_use) is at index answerIndex(): 1
+  // after a thinking block, else 0.
+  int answerIndex() const { return meta_.thinking ? 1 : 0; }
+
   std::string_view messageStart(const Reply& reply);
+  std::string_view thinkingBlockStart();
+  std::string_view thinkingDelta();
+  std::string_view signatureDelta();
   std::string_view contentBlockStart(const ToolCall* tool);
   std::string_view textDelta(std::string_view text);
   std::string_view inputJsonDelta(std::string_view partialJson);
+  std::string_view contentBlockStop(int index);
   std::string_view messageDelta(std::string_view stopReason, const Reply& reply);
 
   static std::string_view ping() { return R"({"type": "ping"})"; }
-  static std::string_view contentBlockStop() { return R"({"type":"content_block_stop","index":0})"; }
   static std::string_view messageStop() { return R"({"type":"message_stop"})"; }
 
  private:
-  std::string_view delta(std::string_view type, std::string_view field, std::string_view value);
+  std::string_view delta(int index, std::string_view type, std::string_view field, std::string_view value);
 
   const MessageMeta& meta_;
   std::string buf_;

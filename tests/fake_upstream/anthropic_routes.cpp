@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 
+#include "anthropic_cache.h"
 #include "anthropic_errors.h"
 #include "anthropic_format.h"
 #include "faults.h"
@@ -70,10 +71,64 @@ bool validate(const nlohmann::json& body, const ParsedModel* parsed, Request& re
   const auto stream = body.find("stream");
   if (stream != body.end() && !stream->is_boolean()) return fail("stream: Input should be a valid boolean");
   if (messages->empty()) return fail("messages: at least one message is required");
+  if (thinkingEnabled(body)) {
+    const auto budget = body["thinking"].find("budget_tokens");
+    if (budget == body["thinking"].end() || !budget->is_number_integer())
+      return fail("thinking.enabled.budget_tokens: Field required");
+    if (budget->get<int64_t>() < 1024)
+      return fail("thinking.enabled.budget_tokens: Input should be greater than or equal to 1024");
+    if (maxTokens->get<int64_t>() <= budget->get<int64_t>())
+      return fail("`max_tokens` must be greater than `thinking.budget_tokens`");
+  }
   if (!parsed->error.empty()) return fail(parsed->error);
   req.model = parsed->model;
   req.stream = stream != body.end() && stream->get<bool>();
   return false;
+}
+
+// The members POST /v1/messages/count_tokens takes; any other is refused as
+// the real endpoint does ("<name>: Extra inputs are not permitted").
+bool isCountedMember(std::string_view name) {
+  for (std::string_view m :
+       {"model", "messages", "system", "tools", "tool_choice", "thinking", "mcp_servers"}) {
+    if (m == name) return true;
+  }
+  return false;
+}
+
+// validate() for count_tokens: no max_tokens (it is an extra input there).
+bool validateCount(const nlohmann::json& body, const ParsedModel* parsed, ErrorReply& error) {
+  if (body.is_discarded()) {
+    error = invalidRequest("The request body is not valid JSON.");
+    return true;
+  }
+  if (!body.is_object()) {
+    error = invalidRequest("Input should be a valid dictionary");
+    return true;
+  }
+  auto fail = [&](std::string_view message) {
+    error = invalidRequest(message);
+    return true;
+  };
+  for (const auto& [name, value] : body.items()) {
+    if (!isCountedMember(name)) return fail(name.substr(0, 64) + ": Extra inputs are not permitted");
+  }
+  if (!body.contains("model")) return fail("model: Field required");
+  if (parsed == nullptr) return fail("model: Input should be a valid string");
+  const auto messages = body.find("messages");
+  if (messages == body.end()) return fail("messages: Field required");
+  if (!messages->is_array()) return fail("messages: Input should be a valid list");
+  if (messages->empty()) return fail("messages: at least one message is required");
+  if (!parsed->error.empty()) return fail(parsed->error);
+  return false;
+}
+
+// The model directives of a body, when its model is a string.
+std::optional<ParsedModel> modelOf(const nlohmann::json& body) {
+  if (!body.is_object()) return std::nullopt;
+  const auto model = body.find("model");
+  if (model == body.end() || !model->is_string()) return std::nullopt;
+  return parseModel(model->get_ref<const std::string&>());
 }
 
 class MessagesHandler : public Poco::Net::HTTPRequestHandler {
@@ -129,7 +184,10 @@ class MessagesHandler : public Poco::Net::HTTPRequestHandler {
     Reply reply = buildReply(body, faults.words);
     if (faults.byteTokens) reply.promptTokens = reply.bytePromptTokens;
     const std::optional<ToolCall> tool = toolCallFor(body);
-    const MessageMeta meta = newMessageMeta(req.model, !faults.noUsage);
+    MessageMeta meta = newMessageMeta(req.model, !faults.noUsage);
+    meta.thinking = thinkingEnabled(body);
+    if (meta.thinking) reply.completionTokens += kThinkingWords;
+    meta.cache = cacheUsageFor(body, req.model);
     if (req.stream) {
       sendStream(request, response, faults, reply, meta, tool ? &*tool : nullptr);
     } else {
@@ -162,8 +220,15 @@ class MessagesHandler : public Poco::Net::HTTPRequestHandler {
                         .delayBetweenEventsMs = std::max(0, faults.chunkDelayMs),
                         .comments = faults.comments});
     EventBuilder events(meta);
-    if (!sse.writeEvent("message_start", events.messageStart(reply)) ||
-        !sse.writeEvent("content_block_start", events.contentBlockStart(tool)) ||
+    if (!sse.writeEvent("message_start", events.messageStart(reply))) return clientGone(response);
+    // A thinking block first, as Anthropic streams it: the thinking, then its signature.
+    if (meta.thinking && (!sse.writeEvent("content_block_start", events.thinkingBlockStart()) ||
+                          !sse.writeEvent("content_block_delta", events.thinkingDelta()) ||
+                          !sse.writeEvent("content_block_delta", events.signatureDelta()) ||
+                          !sse.writeEvent("content_block_stop", events.contentBlockStop(0)))) {
+      return clientGone(response);
+    }
+    if (!sse.writeEvent("content_block_start", events.contentBlockStart(tool)) ||
         !sse.writeEvent("ping", EventBuilder::ping())) {
       return clientGone(response);
     }
@@ -194,7 +259,7 @@ class MessagesHandler : public Poco::Net::HTTPRequestHandler {
     // cut_after at or past the last delta: cut before content_block_stop.
     if (faults.cutAfter >= 0) return cutConnection(request, response, out);
 
-    if (!sse.writeEvent("content_block_stop", EventBuilder::contentBlockStop()) ||
+    if (!sse.writeEvent("content_block_stop", events.contentBlockStop(events.answerIndex())) ||
         !sse.writeEvent("message_delta",
                         events.messageDelta(tool != nullptr ? "tool_use" : "end_turn", reply)) ||
         !sse.writeEvent("message_stop", EventBuilder::messageStop())) {
@@ -207,11 +272,54 @@ class MessagesHandler : public Poco::Net::HTTPRequestHandler {
   const ServerContext& ctx_;
 };
 
+// POST /v1/messages/count_tokens: {"input_tokens": P}, the prompt count
+// /v1/messages reports for the same body (input + cache creation + cache
+// read). Auth, version header, delay_ms, status=N and html as /v1/messages.
+class CountTokensHandler : public Poco::Net::HTTPRequestHandler {
+ public:
+  explicit CountTokensHandler(const ServerContext& ctx) : ctx_(ctx) {}
+
+  void handleRequest(HTTPServerRequest& request, HTTPServerResponse& response) override {
+    std::string raw = readBody(request);
+    const auto body = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
+    ctx_.log.record(request, std::move(raw));
+    const std::optional<ParsedModel> parsed = modelOf(body);
+    const Faults noFaults;
+    const Faults& faults = parsed ? parsed->faults : noFaults;
+    if (faults.delayMs > 0 && !sleepUnlessStopped(faults.delayMs)) return;
+
+    std::string requestId = "req_";
+    appendRandomAlnum(requestId, 24);
+    response.set("request-id", requestId);
+
+    static const std::string kNone;
+    if (!ctx_.apiKey.empty() && request.get("x-api-key", kNone) != ctx_.apiKey) {
+      return sendError(response, invalidApiKey(), faults);
+    }
+    if (!request.has("anthropic-version")) return sendError(response, missingVersion(), faults);
+    ErrorReply error;
+    if (validateCount(body, parsed ? &*parsed : nullptr, error)) return sendError(response, error, faults);
+    if (faults.html) {
+      const int status = faults.status > 0 ? faults.status : 502;
+      setRetryAfter(response, status, faults);
+      return sendHtmlPage(response, status);
+    }
+    if (faults.status > 0) return sendError(response, errorForStatus(faults.status, parsed->model), faults);
+    Reply reply = buildReply(body, -1);
+    if (faults.byteTokens) reply.promptTokens = reply.bytePromptTokens;
+    sendJson(response, 200, "{\"input_tokens\":" + std::to_string(reply.promptTokens) + "}");
+  }
+
+ private:
+  const ServerContext& ctx_;
+};
+
 }  // namespace
 
 Poco::Net::HTTPRequestHandler* route(std::string_view method, std::string_view path,
                                      const ServerContext& ctx) {
   if (path == "/v1/messages" && method == "POST") return new MessagesHandler(ctx);
+  if (path == "/v1/messages/count_tokens" && method == "POST") return new CountTokensHandler(ctx);
   return nullptr;
 }
 

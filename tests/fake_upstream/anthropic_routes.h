@@ -1,4 +1,5 @@
-// Anthropic-compatible routes: POST /v1/messages.
+// Anthropic-compatible routes: POST /v1/messages and POST
+// /v1/messages/count_tokens.
 #pragma once
 
 #include <string_view>
