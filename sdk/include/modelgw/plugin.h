@@ -345,8 +345,11 @@ typedef struct mgw_call_context {
  *     holds "type"; the message in "message_start" has "model" set to the
  *     alias). The host frames it as an SSE `event:` and `data:` pair. The
  *     "message_stop" event is passed after callback_usage; an "error" event
- *     is a callback_error, and a body that ends before "message_stop" is
- *     MGW_ERR_PROVIDER_FAILED. "ping" events may be passed or dropped.
+ *     is a callback_error, whose http_status may follow the vendor's error
+ *     type so that the door writes the same type back (e.g. 503 for
+ *     overloaded_error, 429 for rate_limit_error), and a body that ends
+ *     before "message_stop" is MGW_ERR_PROVIDER_FAILED. "ping" events may be
+ *     passed or dropped.
  *
  * "embeddings", OpenAI's embeddings API (POST /v1/embeddings; ABI 1.11). Only
  * catalog entries of kind "embedding" are sent it, and such an entry's
