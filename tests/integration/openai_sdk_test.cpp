@@ -57,6 +57,12 @@ GatewayOptions sdk_options() {
       // The Responses API sent natively (the openai plugin's native_operations).
       {"gpt-native", "openai-native", "gpt-4o-mini"},
   };
+  // Embedding models (POST /v1/embeddings) through the openai and gemini plugins.
+  options.extra_catalog_yaml =
+      "  emb: { provider: openai, model: text-embedding-3-small, kind: embedding, dimensions: 1536,"
+      " prices: { input: 0.02, output: 0 } }\n"
+      "  emb-gemini: { provider: gemini, model: gemini-embedding-001, kind: embedding, dimensions: 3072,"
+      " max_inputs: 2, prices: { input: 0.15, output: 0 } }\n";
   return options;
 }
 
@@ -79,6 +85,8 @@ void run_sdk_script(const std::string& script_name,
   ASSERT_TRUE(fs::is_regular_file(root / "node_modules/openai/package.json"))
       << "node_modules/openai is missing under " << root
       << ": run `npm ci` at the repository root (package.json pins the openai SDK)";
+  ASSERT_TRUE(fs::is_regular_file(root / "node_modules/@anthropic-ai/sdk/package.json"))
+      << "node_modules/@anthropic-ai/sdk is missing under " << root << ": run `npm ci` at the repository root";
 
   auto stack = start_stack(sdk_options());
   std::string tool_aliases = native_tools ? "claude,gemini,gpt-native" : "claude,gemini";
@@ -86,6 +94,8 @@ void run_sdk_script(const std::string& script_name,
 
   const Env env = {
       {"MODELGW_BASE_URL", "http://127.0.0.1:" + std::to_string(stack->port()) + "/v1"},
+      {"MODELGW_ROOT_URL", "http://127.0.0.1:" + std::to_string(stack->port())},
+      {"MODELGW_EMBEDDING_ALIASES", "emb,emb-gemini"},
       {"MODELGW_API_KEY", stack->key.key},
       {"MODELGW_ALIASES", "gpt,claude,gemini,gpt-native"},
       {"MODELGW_TOOL_ALIASES", tool_aliases},
@@ -119,6 +129,19 @@ TEST(OpenAiSdkTest, OfficialClientPassesAgainstEveryVendor) {
 // client.responses (the Responses API), plain, streamed and with tools.
 TEST(OpenAiSdkTest, OfficialResponsesClientPassesAgainstEveryVendor) {
   run_sdk_script("openai_responses_test.mjs", {"gpt", "claude", "gemini", "gpt-native"}, true);
+}
+
+// client.embeddings (the SDK's default base64 and explicit floats), through
+// the openai plugin's /v1/embeddings and the gemini plugin's batches.
+TEST(OpenAiSdkTest, OfficialEmbeddingsClientPassesAgainstEachEmbeddingVendor) {
+  run_sdk_script("openai_embeddings_test.mjs", {"emb", "emb-gemini"});
+}
+
+// The official @anthropic-ai/sdk: messages.create, messages.stream,
+// messages.countTokens and tool use over two turns, natively to the anthropic
+// plugin and translated for the others.
+TEST(AnthropicSdkTest, OfficialClientPassesAgainstEveryVendor) {
+  run_sdk_script("anthropic_sdk_test.mjs", {"gpt", "claude", "gemini"});
 }
 
 // The OpenAI Agents SDK: an agent run with a tool call, over the Responses

@@ -1,6 +1,8 @@
 #include "api/router.h"
 
 #include "api/readiness.h"
+#include "errors/anthropic_error.h"
+#include "messages/anthropic_version.h"
 #include "prompts/prompt_version.h"
 
 #include <Poco/Exception.h>
@@ -46,6 +48,27 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
       const auto routes = deps_.routes.current();
       co_await routes->chat->handle(call, *principal, &responses_door_);
+    }
+    co_return;
+  }
+  if (path == "/v1/messages" || path == "/v1/messages/count_tokens") {
+    // Anthropic's Messages API: its error envelope on every answer of these
+    // paths (the SDK's error classes read it), its request-id header, the
+    // key in x-api-key or Authorization, and its version header checked.
+    call.set_error_writer(&errors::anthropic_error_envelope);
+    call.set_header("request-id", call.request_id());
+    if (!method_is(call, "POST")) co_return;
+    // Before the key: a refused version is the same mistake whoever sends it
+    // (and an authenticated call always leaves its usage record).
+    if (auto wrong = messages::check_anthropic_version(call.request().header("anthropic-version"))) {
+      call.send_error(*wrong);
+      co_return;
+    }
+    if (auto principal = co_await authenticate(deps_.auth, call, "chat", CredentialHeaders::bearer_or_api_key)) {
+      const auto routes = deps_.routes.current();
+      const chat::FrontDoor* door = path == "/v1/messages" ? static_cast<const chat::FrontDoor*>(&messages_door_)
+                                                           : &count_door_;
+      co_await routes->chat->handle(call, *principal, door);
     }
     co_return;
   }

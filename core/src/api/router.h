@@ -15,6 +15,8 @@
 #include "http/server_call.h"
 #include "prompts/prompt_store.h"
 #include "embeddings/embeddings_door.h"
+#include "messages/count_tokens_door.h"
+#include "messages/messages_door.h"
 #include "responses/responses_door.h"
 
 namespace modelgw::api {
@@ -64,6 +66,8 @@ class Router : public http::Handler {
   RouterDeps deps_;
   const responses::ResponsesDoor responses_door_;     // POST /v1/responses
   const embeddings::EmbeddingsDoor embeddings_door_;  // POST /v1/embeddings
+  const messages::MessagesDoor messages_door_;        // POST /v1/messages
+  const messages::CountTokensDoor count_door_;        // POST /v1/messages/count_tokens
 };
 
 }  // namespace modelgw::api
