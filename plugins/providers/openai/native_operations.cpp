@@ -12,7 +12,7 @@ using namespace mgw::provider;
 
 namespace {
 
-constexpr std::array<std::string_view, 1> kServed = {MGW_OPERATION_RESPONSES};
+constexpr std::array<std::string_view, 2> kServed = {MGW_OPERATION_RESPONSES, MGW_OPERATION_EMBEDDINGS};
 
 constexpr std::string_view kOpenAiHost = "api.openai.com";
 
@@ -55,6 +55,9 @@ bool read_native_operations(const Json& cfg, std::vector<std::string>& out, std:
         is_openai_base_url(base_url->get_ref<const std::string&>())) {
       out.emplace_back(MGW_OPERATION_RESPONSES);
     }
+    // OpenAI-compatible servers serve /embeddings as OpenAI does, and the host
+    // sends the operation only for catalog entries of kind "embedding".
+    out.emplace_back(MGW_OPERATION_EMBEDDINGS);
     return true;
   }
   if (!ops->is_array()) {

@@ -16,9 +16,10 @@ namespace mgw::openai {
 bool is_openai_base_url(std::string_view base_url);
 
 // Reads the optional `native_operations` (an array of operation names, each
-// one of MGW_OPERATION_RESPONSES; a name given twice counts once) into `out`.
-// Absent or null: ["responses"] when `base_url` is OpenAI's own, else none,
-// since OpenAI-compatible servers often lack /v1/responses. Returns false,
+// one of MGW_OPERATION_RESPONSES and MGW_OPERATION_EMBEDDINGS; a name given
+// twice counts once) into `out`. Absent or null: ["responses", "embeddings"]
+// when `base_url` is OpenAI's own, else ["embeddings"], since
+// OpenAI-compatible servers often lack /v1/responses but serve /embeddings. Returns false,
 // with `error` set to "native_operations…: <problem>", for another type or an
 // unknown name.
 bool read_native_operations(const provider::Json& cfg, std::vector<std::string>& out, std::string& error);

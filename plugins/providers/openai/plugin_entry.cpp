@@ -2,6 +2,7 @@
 // generates the entry symbol, descriptor, hook table and exception fences from
 // the traits below, which only forward to the modules that translate.
 #include "decoder.h"
+#include "embeddings_response.h"
 #include "error_mapper.h"
 #include "parameters.h"
 #include "provider_config.h"
@@ -56,8 +57,11 @@ struct Plugin {
       // Only an error can need the clock (a Retry-After given as a date).
       ctx.now_unix_ms = provider::now_unix_ms(host);
     }
-    if (operation(call) == MGW_OPERATION_RESPONSES) {
+    const std::string_view op = operation(call);
+    if (op == MGW_OPERATION_RESPONSES) {
       mgw::openai::map_responses_response(ctx, call, http_status, headers, header_count, body, out);
+    } else if (op == MGW_OPERATION_EMBEDDINGS) {
+      mgw::openai::map_embeddings_response(ctx, call, http_status, headers, header_count, body, out);
     } else {
       mgw::openai::map_response(ctx, call, http_status, headers, header_count, body, out);
     }

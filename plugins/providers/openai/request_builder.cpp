@@ -128,13 +128,14 @@ mgw_status build_request(const ProviderConfig& config, const mgw_call_context& c
   std::string built;
   std::string_view path = kPath;
   const std::string_view op = operation(ctx);
-  if (op == MGW_OPERATION_RESPONSES) {
+  if (op == MGW_OPERATION_RESPONSES || op == MGW_OPERATION_EMBEDDINGS) {
+    // Both go upstream as the client wrote them, only "model" replaced.
     auto body = responses_body(ctx, client_body, error);
     if (!body) {
       return MGW_INVALID_ARGUMENT;
     }
     built = std::move(*body);
-    path = kResponsesPath;
+    path = op == MGW_OPERATION_RESPONSES ? kResponsesPath : kEmbeddingsPath;
   } else if (op != MGW_OPERATION_CHAT) {
     // The host sends only the operations a provider declared.
     fail(error, 500, kInternalError, "the openai provider does not serve this operation");

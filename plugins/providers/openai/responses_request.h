@@ -1,5 +1,6 @@
-// The vendor body of a Responses call (ABI 1.10, operation "responses"): the
-// client's Responses request with "model" set to the upstream model.
+// The vendor body of a Responses call (ABI 1.10, operation "responses") and
+// of an embeddings call (ABI 1.11, "embeddings"): the client's request with
+// "model" set to the upstream model.
 #pragma once
 
 #include <modelgw/plugin.h>
@@ -12,6 +13,7 @@ namespace mgw::openai {
 
 // The path, appended to the host's base_url.
 inline constexpr std::string_view kResponsesPath = "/responses";
+inline constexpr std::string_view kEmbeddingsPath = "/embeddings";
 
 // `client_body` with "model" replaced by call.upstream_model (added when the
 // body has none) and nothing else changed: the host already made it what

@@ -268,7 +268,8 @@ typedef struct mgw_call_context {
   /* ABI 1.1 (check with MGW_HAS_FIELD). The host's index of request_json's
    * top-level members, in the order written, so that a plugin can find, drop
    * or replace members by splicing text instead of parsing the body again.
-   * Set during on_build_request only, and only when every key is distinct and
+   * Set during on_build_request (and, ABI 1.11, during on_parse_response of
+   * an "embeddings" call: see below), and only when every key is distinct and
    * written without escapes; otherwise `members` is NULL and the plugin parses
    * request_json itself. The host has already checked that request_json is
    * valid JSON, an object, nested at most 64 deep.
@@ -360,8 +361,13 @@ typedef struct mgw_call_context {
  *     of token arrays (arrays of integers), of at most the entry's
  *     max_inputs items (the host splits a larger one into several calls and
  *     joins the answers). Masked text is already masked. Never streamed.
- *   - on_parse_response: callback_usage (prompt_tokens; the host estimates
- *     when the vendor reports none) then callback_body with
+ *   - on_parse_response: call->members (and member_count) index the same
+ *     request_json again, as in on_build_request, since the answer's shape
+ *     depends on it ("encoding_format") and its item count must match
+ *     "input"'s; NULL from a host that gives none (then read the answer as
+ *     "float", its items as they come). callback_usage (prompt_tokens; when
+ *     the vendor reports none, call->prompt_tokens, the host's count) then
+ *     callback_body with
  *     {"object": "list", "data": [{"object": "embedding", "index": i,
  *     "embedding": ...}, ...], "model": alias, "usage": {"prompt_tokens",
  *     "total_tokens"}}, one item per input in input order, index counted

@@ -45,16 +45,18 @@ std::vector<std::string> operations_of(std::string_view config) {
 
 TEST(ResponsesConfig, DefaultsToResponsesOnOpenAisOwnHostOnly) {
   using V = std::vector<std::string>;
-  EXPECT_EQ(operations_of(R"({"base_url":"https://api.openai.com/v1"})"), V{"responses"});
-  EXPECT_EQ(operations_of(R"({"base_url":"https://API.OpenAI.com:443/v1"})"), V{"responses"});
-  EXPECT_EQ(operations_of(R"({"base_url":"https://eu.api.openai.com/v1"})"), V{"responses"});
-  EXPECT_EQ(operations_of(R"({"base_url":"http://localhost:8000/v1"})"), V{});
-  EXPECT_EQ(operations_of(R"({"base_url":"https://api.openai.com.evil.example/v1"})"), V{});
-  EXPECT_EQ(operations_of(R"({"base_url":"https://openrouter.ai/api/v1"})"), V{});
-  EXPECT_EQ(operations_of(R"({"base_url":"http://api.openai.com/v1"})"), V{});
-  EXPECT_EQ(operations_of(R"({"api_key":"sk-1234567890"})"), V{});
-  EXPECT_EQ(operations_of(R"({"base_url":"https://api.openai.com/v1","native_operations":null})"),
-            V{"responses"});
+  // Embeddings everywhere: OpenAI-compatible servers serve /embeddings too.
+  const V own{"responses", "embeddings"};
+  const V other{"embeddings"};
+  EXPECT_EQ(operations_of(R"({"base_url":"https://api.openai.com/v1"})"), own);
+  EXPECT_EQ(operations_of(R"({"base_url":"https://API.OpenAI.com:443/v1"})"), own);
+  EXPECT_EQ(operations_of(R"({"base_url":"https://eu.api.openai.com/v1"})"), own);
+  EXPECT_EQ(operations_of(R"({"base_url":"http://localhost:8000/v1"})"), other);
+  EXPECT_EQ(operations_of(R"({"base_url":"https://api.openai.com.evil.example/v1"})"), other);
+  EXPECT_EQ(operations_of(R"({"base_url":"https://openrouter.ai/api/v1"})"), other);
+  EXPECT_EQ(operations_of(R"({"base_url":"http://api.openai.com/v1"})"), other);
+  EXPECT_EQ(operations_of(R"({"api_key":"sk-1234567890"})"), other);
+  EXPECT_EQ(operations_of(R"({"base_url":"https://api.openai.com/v1","native_operations":null})"), own);
 }
 
 TEST(ResponsesConfig, TheConfiguredListWins) {
@@ -66,11 +68,11 @@ TEST(ResponsesConfig, TheConfiguredListWins) {
 }
 
 TEST(ResponsesConfig, RefusesAnUnknownOperationNamingIt) {
-  auto [status, text] = try_config(R"({"native_operations":["responses","embeddings"]})");
+  auto [status, text] = try_config(R"({"native_operations":["responses","messages"]})");
   EXPECT_EQ(status, MGW_INVALID_ARGUMENT);
   EXPECT_EQ(text,
-            "native_operations[1]: 'embeddings' is not an operation the openai provider serves "
-            "natively (responses)");
+            "native_operations[1]: 'messages' is not an operation the openai provider serves "
+            "natively (responses, embeddings)");
   std::tie(status, text) = try_config(R"({"native_operations":["chat"]})");
   EXPECT_EQ(status, MGW_INVALID_ARGUMENT);
   EXPECT_NE(text.find("'chat'"), std::string::npos) << text;
@@ -79,7 +81,7 @@ TEST(ResponsesConfig, RefusesAnUnknownOperationNamingIt) {
 TEST(ResponsesConfig, RefusesWrongTypes) {
   auto [status, text] = try_config(R"({"native_operations":"responses"})");
   EXPECT_EQ(status, MGW_INVALID_ARGUMENT);
-  EXPECT_EQ(text, "native_operations: must be an array of operation names (responses)");
+  EXPECT_EQ(text, "native_operations: must be an array of operation names (responses, embeddings)");
   std::tie(status, text) = try_config(R"({"native_operations":[1]})");
   EXPECT_EQ(status, MGW_INVALID_ARGUMENT);
   EXPECT_EQ(text, "native_operations[0]: must be a string");
@@ -143,8 +145,8 @@ TEST(ResponsesRequest, ChatCallsStillGoToChatCompletions) {
 TEST(ResponsesRequest, RefusesAnOperationItDoesNotServe) {
   Provider p;
   CallContext c;
-  c.operation = "embeddings";
-  auto b = build(p, c, R"({"model":"a","input":"x"})");
+  c.operation = "count_tokens";
+  auto b = build(p, c, R"({"model":"a","messages":[]})");
   EXPECT_NE(b->status, MGW_OK);
   EXPECT_EQ(b->error.count("error"), 1);
 }
