@@ -1,6 +1,8 @@
 // The C ABI surface: the SDK's provider helper (modelgw/provider_plugin.hpp)
 // generates the entry symbol, descriptor, hook table and exception fences from
 // the traits below, which only forward to the modules that translate.
+#include "count_tokens.h"
+#include "embeddings_response.h"
 #include "error_mapper.h"
 #include "parameters.h"
 #include "provider_config.h"
@@ -22,6 +24,11 @@ struct Plugin {
   // ABI 1.4: what this provider does with each request parameter.
   static std::vector<mgw_param_spec> parameters(const Config& /*config*/) {
     return mgw::gemini::parameters();
+  }
+
+  // ABI 1.11: the APIs besides chat served natively (config native_operations).
+  static std::vector<std::string_view> operations(const Config& config) {
+    return {config.native_operations.begin(), config.native_operations.end()};
   }
 
   static std::optional<Config> parse_config(std::string_view json, std::string& problem) {
@@ -51,7 +58,14 @@ struct Plugin {
       // Only an error can need the clock (a Retry-After given as a date).
       ctx.now_unix_ms = provider::now_unix_ms(host);
     }
-    mgw::gemini::map_response(ctx, call, http_status, headers, header_count, body, out);
+    const std::string_view op = operation(call);
+    if (op == MGW_OPERATION_EMBEDDINGS) {
+      mgw::gemini::map_embeddings_response(ctx, call, http_status, headers, header_count, body, out);
+    } else if (op == MGW_OPERATION_COUNT_TOKENS) {
+      mgw::gemini::map_count_tokens_response(ctx, call, http_status, headers, header_count, body, out);
+    } else {
+      mgw::gemini::map_response(ctx, call, http_status, headers, header_count, body, out);
+    }
   }
 };
 

@@ -1,5 +1,7 @@
 #include "provider_config.h"
 
+#include "native_operations.h"
+
 namespace mgw::gemini {
 
 using namespace mgw::provider;
@@ -22,6 +24,9 @@ std::optional<ProviderConfig> parse_config(std::string_view json, std::string& e
   }
   out.headers.push_back(HeaderLine{"Content-Type", "application/json"});
   if (!read_extra_headers(*cfg, out.headers, out.custom_accept, error)) {
+    return std::nullopt;
+  }
+  if (!read_native_operations(*cfg, out.native_operations, error)) {
     return std::nullopt;
   }
   return out;

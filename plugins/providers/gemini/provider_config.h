@@ -21,6 +21,9 @@ struct ProviderConfig {
   std::vector<HeaderLine> headers;
   // The operator configured an Accept header, which then replaces ours.
   bool custom_accept = false;
+  // The operations besides chat served natively (ABI 1.11): "embeddings",
+  // "count_tokens".
+  std::vector<std::string> native_operations;
 };
 
 // Parses and validates the block. Keys this plugin does not know (base_url,

@@ -1,5 +1,7 @@
 #include "request_builder.h"
 
+#include "count_tokens.h"
+#include "embeddings_request.h"
 #include "generation_config.h"
 #include "invalid_request.h"
 #include "message_translator.h"
@@ -51,37 +53,63 @@ void call(void (*fn)(void*, mgw_str), void* data, std::string_view value) {
 
 }  // namespace
 
-std::string request_path(std::string_view upstream_model, bool stream) {
+std::string model_method_path(std::string_view upstream_model, std::string_view method) {
   constexpr std::string_view kResourcePrefix = "models/";
   if (upstream_model.substr(0, kResourcePrefix.size()) == kResourcePrefix) {
     upstream_model.remove_prefix(kResourcePrefix.size());
   }
-  return "/models/" + percent_encode_segment(upstream_model) +
-         (stream ? ":streamGenerateContent?alt=sse" : ":generateContent");
+  return "/models/" + percent_encode_segment(upstream_model) + ":" + std::string(method);
+}
+
+std::string request_path(std::string_view upstream_model, bool stream) {
+  return model_method_path(upstream_model, stream ? "streamGenerateContent?alt=sse" : "generateContent");
 }
 
 mgw_status build_request(const ProviderConfig& config, const mgw_call_context& ctx,
                          std::string_view client_body, const mgw_request_sink& out,
                          const mgw_response_sink* error) {
-  // The host promises a JSON object at most 64 deep with model and messages,
-  // so no depth check here; a broken promise is still refused, not trusted.
-  const Json request =
-      Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);
-  if (!request.is_object()) {
-    fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
-    return MGW_INVALID_ARGUMENT;
-  }
   std::string body;
-  try {
-    body = dump(gemini_body(request, ctx));
-  } catch (const InvalidRequest& e) {
-    fail(error, 400, kInvalidParameter, e.message(), e.param());
-    return MGW_INVALID_ARGUMENT;
+  std::string path;
+  const std::string_view op = operation(ctx);
+  if (op == MGW_OPERATION_EMBEDDINGS) {
+    auto built = embeddings_body(ctx, client_body, error);
+    if (!built) {
+      return MGW_INVALID_ARGUMENT;
+    }
+    body = std::move(*built);
+    path = model_method_path(view(ctx.upstream_model), "batchEmbedContents");
+  } else if (op == MGW_OPERATION_COUNT_TOKENS) {
+    auto built = count_tokens_body(ctx, client_body, error);
+    if (!built) {
+      return MGW_INVALID_ARGUMENT;
+    }
+    body = std::move(*built);
+    path = model_method_path(view(ctx.upstream_model), "countTokens");
+  } else if (op != MGW_OPERATION_CHAT) {
+    // The host sends only the operations a provider declared.
+    fail(error, 500, kInternalError, "the gemini provider does not serve this operation");
+    return MGW_UNSUPPORTED;
+  } else {
+    // The host promises a JSON object at most 64 deep with model and messages,
+    // so no depth check here; a broken promise is still refused, not trusted.
+    const Json request =
+        Json::parse(client_body.begin(), client_body.end(), nullptr, /*allow_exceptions=*/false);
+    if (!request.is_object()) {
+      fail(error, 400, kInvalidParameter, "the request body is not a JSON object");
+      return MGW_INVALID_ARGUMENT;
+    }
+    try {
+      body = dump(gemini_body(request, ctx));
+    } catch (const InvalidRequest& e) {
+      fail(error, 400, kInvalidParameter, e.message(), e.param());
+      return MGW_INVALID_ARGUMENT;
+    }
+    path = request_path(view(ctx.upstream_model), ctx.stream != 0);
   }
 
   const bool stream = ctx.stream != 0;
   call(out.callback_method, out.host_data, "POST");
-  call(out.callback_path, out.host_data, request_path(view(ctx.upstream_model), stream));
+  call(out.callback_path, out.host_data, path);
   if (out.callback_header != nullptr) {
     for (const auto& h : config.headers) {
       out.callback_header(out.host_data, str(h.name), str(h.value));

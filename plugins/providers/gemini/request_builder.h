@@ -1,4 +1,6 @@
-// Client chat request → Gemini generateContent / streamGenerateContent request.
+// Client chat request → Gemini generateContent / streamGenerateContent
+// request; an embeddings call → batchEmbedContents, a count_tokens call →
+// countTokens (ABI 1.11).
 #pragma once
 
 #include "provider_config.h"
@@ -15,6 +17,10 @@ namespace mgw::gemini {
 // is percent-encoded; a leading "models/" (Google's resource name form) is
 // dropped, since the path already says it.
 std::string request_path(std::string_view upstream_model, bool stream);
+
+// "/models/<model>:<method>", the model as request_path writes it, e.g. for
+// the native operations' batchEmbedContents and countTokens (ABI 1.11).
+std::string model_method_path(std::string_view upstream_model, std::string_view method);
 
 // Builds the POST: path, headers and the translated JSON body. Emits through
 // `out`; refuses through `error` (400 invalid_parameter naming the field) and
