@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "faults.h"
+#include "gemini_embeddings_routes.h"
 #include "gemini_errors.h"
 #include "gemini_format.h"
 #include "http_util.h"
@@ -226,8 +227,10 @@ Poco::Net::HTTPRequestHandler* route(std::string_view method, std::string_view p
   const auto colon = rest.rfind(':');
   if (colon == std::string::npos || colon == 0) return nullptr;
   std::string action = rest.substr(colon + 1);
-  if (action != "generateContent" && action != "streamGenerateContent") return nullptr;
   rest.resize(colon);
+  if (action != "generateContent" && action != "streamGenerateContent") {
+    return embeddingsRoute(ctx, rest, action);
+  }
   return new GenerateContentHandler(ctx, std::move(rest), std::move(action));
 }
 

@@ -188,7 +188,7 @@ TEST_F(GeminiTest, ValidationErrors) {
   EXPECT_NE(bad.body.find("bogus"), std::string::npos);
 
   // Unknown actions are not Gemini routes.
-  EXPECT_EQ(post("/v1beta/models/gemini-2.0-flash:countTokens", contentsBody("hi")).status, 404);
+  EXPECT_EQ(post("/v1beta/models/gemini-2.0-flash:predict", contentsBody("hi")).status, 404);
   EXPECT_EQ(call(port(), "GET", generatePath("gemini-2.0-flash"), "", kGeminiHeaders).status, 404);
 }
 

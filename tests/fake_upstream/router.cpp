@@ -8,6 +8,7 @@
 #include "gemini_routes.h"
 #include "http_util.h"
 #include "inspect_routes.h"
+#include "openai_embeddings_routes.h"
 #include "openai_errors.h"
 #include "openai_responses_routes.h"
 #include "openai_routes.h"
@@ -40,6 +41,7 @@ Poco::Net::HTTPRequestHandler* Router::createRequestHandler(const Poco::Net::HTT
   const auto& method = request.getMethod();
   if (auto* handler = openai::route(method, path, ctx_)) return handler;
   if (auto* handler = openai::responsesRoute(method, path, ctx_)) return handler;
+  if (auto* handler = openai::embeddingsRoute(method, path, ctx_)) return handler;
   if (auto* handler = anthropic::route(method, path, ctx_)) return handler;
   if (auto* handler = gemini::route(method, path, ctx_)) return handler;
   return new UnknownRouteHandler(ctx_);
