@@ -172,13 +172,13 @@ TEST(GeminiEmbeddingsResponse, Base64IsLittleEndianFloat32) {
   EmbeddingsCall c(R"({"model":"m","input":["a","b"],"encoding_format":"base64"})");
   Recorder out;
   ASSERT_EQ(p.parse(c.call, 200,
-                    R"({"embeddings":[{"values":[1.0,2]},{"values":[-0.0, 1e-50, 1e39, -1e400]}]})", out),
+                    R"({"embeddings":[{"values":[1.0,2]},{"values":[-0.0, 1e-50, 1e39, -3.5e38]}]})", out),
             MGW_OK);
   ASSERT_EQ(out.events, (std::vector<std::string>{"usage", "body"}));
   const Json list = Json::parse(out.rec.body);
   // 1.0f = 0x3F800000, 2.0f = 0x40000000, as bytes 00 00 80 3F 00 00 00 40.
   EXPECT_EQ(list["data"][0]["embedding"], "AACAPwAAAEA=");
-  // -0.0f, 0 (below float's range), +inf, -inf: 00000080 00000000 0000807F 000080FF.
+  // -0.0f, 0 (below float's range), +inf and -inf (past it): 00000080 00000000 0000807F 000080FF.
   EXPECT_EQ(list["data"][1]["embedding"], "AAAAgAAAAAAAAIB/AACA/w==");
 }
 
@@ -194,6 +194,9 @@ TEST(GeminiEmbeddingsResponse, RefusesAnswersThatAreNotOneVectorPerInput) {
       {R"({"embeddings":{}})", "not an array"},
       {R"({"other":1})", "without \"embeddings\""},
       {R"({"embeddings":[{"values":[1.]},{"values":[1]}]})", "not JSON"},
+      // Past a double's range: no reader could hold it (a double's underflow reads as 0 and is kept).
+      {R"({"embeddings":[{"values":[1]},{"values":[1e400]}]})", "not an array of numbers"},
+      {R"({"embeddings":[{"values":[1]},{"values":[-123456789e301]}]})", "not an array of numbers"},
   };
   for (const auto& [body, why] : cases) {
     EmbeddingsCall c(inputs_body(R"(["a","b"])"));

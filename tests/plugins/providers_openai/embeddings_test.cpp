@@ -88,6 +88,17 @@ TEST(EmbeddingsResponse, RelaysEachVectorsTextInIndexOrderWithTheAlias) {
             R"("model":"emb-alias","usage":{"prompt_tokens":8,"total_tokens":8}})");
 }
 
+TEST(EmbeddingsResponse, KeepsNumbersADoubleHoldsOrReadsAsZero) {
+  Provider p;
+  EmbeddingsCall c(R"({"model":"m","input":["a"],"encoding_format":"float"})");
+  Recorder out;
+  const std::string vector = "[1e-400,1.7976931348623157e308,-2.5E+10,0.000000e500]";
+  ASSERT_EQ(p.parse(c.call, 200, R"({"object":"list","data":[{"index":0,"embedding":)" + vector + "}]}", out),
+            MGW_OK);
+  ASSERT_EQ(out.events, (std::vector<std::string>{"usage", "body"}));
+  EXPECT_NE(out.rec.body.find(vector), std::string::npos) << out.rec.body;
+}
+
 TEST(EmbeddingsResponse, PutsItemsInIndexOrder) {
   Provider p;
   EmbeddingsCall c(two_inputs());
@@ -156,6 +167,9 @@ TEST(EmbeddingsResponse, RefusesBodiesThatAreNotOneVectorPerInput) {
       {R"({"object":"list","data":[{"index":0,"embedding":[1,]},{"index":1,"embedding":[1]}]})", "not JSON"},
       {R"({"object":"list","data":[{"index":0,"embedding":[01]},{"index":1,"embedding":[1]}]})", "not JSON"},
       {R"({"object":"list","data":[{"index":-1,"embedding":[1]},{"index":1,"embedding":[1]}]})", "each once"},
+      // Past a double's range: no reader could hold it.
+      {R"({"object":"list","data":[{"index":0,"embedding":[1e400]},{"index":1,"embedding":[1]}]})",
+       "not an array of numbers"},
   };
   for (const auto& [body, why] : cases) {
     EmbeddingsCall c(two_inputs());

@@ -7,11 +7,14 @@
 // Header-only C++17; needs only the C++ standard library.
 #pragma once
 
+#include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace mgw::provider::json_scan {
 
@@ -240,9 +243,41 @@ bool for_each_number(std::string_view array, Visit&& visit) {
   }
 }
 
-// True when `value` (one value's text) is an array holding only numbers.
+// True when the number `number` (valid JSON number text) is finite as a
+// double. JSON's grammar has no limit, but 1e400 is no number a reader can
+// hold (nlohmann::json refuses it, JavaScript reads Infinity), so a relayed
+// vector must not carry one; one too small for a double reads as 0 and is
+// kept. Only a number with an exponent or 300 digits is converted.
+inline bool number_is_finite(std::string_view number) noexcept {
+  const std::size_t e = number.find_first_of("eE");
+  if (e == std::string_view::npos && number.size() < 300) return true;
+  double d = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), d);
+  if (ec == std::errc()) return true;
+  if (ec != std::errc::result_out_of_range) return false;
+  // Out of range either way: overflow when the decimal exponent of the first
+  // significant digit is positive, underflow otherwise.
+  const std::string_view mantissa = number.substr(0, e);
+  const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+  const std::size_t first = mantissa.find_first_of("123456789");
+  if (first == std::string_view::npos) return true;  // zero
+  long long exponent =
+      first < point ? static_cast<long long>(point - first - 1) : -static_cast<long long>(first - point);
+  if (e != std::string_view::npos) {
+    std::string_view digits = number.substr(e + 1);
+    const bool negative = !digits.empty() && digits.front() == '-';
+    if (!digits.empty() && (digits.front() == '-' || digits.front() == '+')) digits.remove_prefix(1);
+    long long value = 0;
+    for (const char c : digits) value = value < 100000000 ? value * 10 + (c - '0') : value;
+    exponent += negative ? -value : value;
+  }
+  return exponent < 0;
+}
+
+// True when `value` (one value's text) is an array holding only numbers, each
+// finite as a double.
 inline bool is_number_array(std::string_view value) {
-  return for_each_number(value, [](std::string_view) { return true; });
+  return for_each_number(value, [](std::string_view n) { return number_is_finite(n); });
 }
 
 // The text of a JSON string value without its quotes, when it holds no
