@@ -104,4 +104,33 @@ TEST(GeneratedText, TruncatedChunksDoNotOverrun) {
   EXPECT_EQ(generated_text_bytes(R"({"delta":{"content":)"), 0u);
 }
 
+TEST(GeneratedText, CountsAnAnthropicMessagesContentBlockDelta) {
+  // A native Messages stream cut short is estimated from its deltas.
+  EXPECT_EQ(generated_text_bytes(
+                R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}})"),
+            5u);
+  EXPECT_EQ(
+      generated_text_bytes(
+          R"({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm\n"}})"),
+      4u);
+  EXPECT_EQ(
+      generated_text_bytes(
+          R"({"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a\":1}"}})"),
+      7u);
+  // Keys sorted (a plugin that writes the event again) count the same.
+  EXPECT_EQ(generated_text_bytes(
+                R"({"delta":{"text":"Hey","type":"text_delta"},"index":0,"type":"content_block_delta"})"),
+            3u);
+  // Text that is not generated, or repeats deltas, is not counted.
+  EXPECT_EQ(generated_text_bytes(
+                R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})"),
+            0u);
+  EXPECT_EQ(generated_text_bytes(R"({"type":"signature_delta","signature":"abc"})"), 0u);
+  EXPECT_EQ(generated_text_bytes(R"({"type":"response.output_text.done","text":"repeated"})"), 0u);
+  // A chat chunk whose text mentions the event type counts its content once.
+  EXPECT_EQ(
+      generated_text_bytes(R"({"choices":[{"delta":{"content":"\"content_block_delta\" \"text\":\"x\""}}]})"),
+      std::string(R"("content_block_delta" "text":"x")").size());
+}
+
 }  // namespace

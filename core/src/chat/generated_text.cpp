@@ -19,6 +19,18 @@ std::size_t string_body_bytes(std::string_view s, std::size_t from, std::size_t&
   return bytes;
 }
 
+// The bytes of every string value of `key` (`"name":"` as written) in `chunk`.
+std::size_t key_string_bytes(std::string_view chunk, std::string_view key) {
+  std::size_t total = 0;
+  std::size_t at = chunk.find(key);
+  while (at != std::string_view::npos) {
+    std::size_t end = 0;
+    total += string_body_bytes(chunk, at + key.size(), end);
+    at = chunk.find(key, end);
+  }
+  return total;
+}
+
 }  // namespace
 
 std::size_t generated_text_bytes(std::string_view chunk) {
@@ -30,13 +42,16 @@ std::size_t generated_text_bytes(std::string_view chunk) {
   static constexpr std::array<std::string_view, 5> kKeys = {
       "\"content\":\"", "\"arguments\":\"", "\"refusal\":\"", "\"reasoning_content\":\"", "\"delta\":\""};
   std::size_t total = 0;
-  for (auto key : kKeys) {
-    std::size_t at = chunk.find(key);
-    while (at != std::string_view::npos) {
-      std::size_t end = 0;
-      total += string_body_bytes(chunk, at + key.size(), end);
-      at = chunk.find(key, end);
-    }
+  for (auto key : kKeys) total += key_string_bytes(chunk, key);
+  // An Anthropic Messages content_block_delta (a provider that serves that
+  // API natively): its delta's text, thinking or partial_json. Only in such
+  // an event: elsewhere "text" repeats what deltas already gave (a Responses
+  // API .done event) or is not generated. The type's quotes cannot come from
+  // inside a string value, where a quote is written \".
+  if (chunk.find("\"content_block_delta\"") != std::string_view::npos) {
+    static constexpr std::array<std::string_view, 3> kAnthropicKeys = {"\"text\":\"", "\"thinking\":\"",
+                                                                       "\"partial_json\":\""};
+    for (auto key : kAnthropicKeys) total += key_string_bytes(chunk, key);
   }
   return total;
 }
