@@ -351,6 +351,10 @@ typedef struct mgw_call_context {
  *     overloaded_error, 429 for rate_limit_error), and a body that ends
  *     before "message_stop" is MGW_ERR_PROVIDER_FAILED. "ping" events may be
  *     passed or dropped.
+ *   - the host adds the call's "request_id" to the whole message and to the
+ *     "message_start" event's data object (not to the message inside it);
+ *     every other event is relayed byte for byte, so write each one on one
+ *     line (compact JSON) and never write a "request_id" yourself.
  *
  * "embeddings", OpenAI's embeddings API (POST /v1/embeddings; ABI 1.11). Only
  * catalog entries of kind "embedding" are sent it, and such an entry's
