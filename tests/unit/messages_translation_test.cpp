@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -415,6 +417,10 @@ TEST(MessageObjectTest, WhatIsNotAChatCompletionIsRefused) {
   EXPECT_EQ(unparsed, 1u) << "the caller logs what became {}";
   EXPECT_EQ(anthropic_usage(MessageUsage{10, 2, 3, 4})["input_tokens"], 3);
   EXPECT_EQ(anthropic_usage(MessageUsage{1, 2, 3, 4})["input_tokens"], 0) << "never negative";
+  const auto extreme = std::numeric_limits<std::int64_t>::max();
+  const json odd = anthropic_usage(MessageUsage{-5, -1, extreme, extreme});
+  EXPECT_EQ(odd["input_tokens"], 0) << "a plugin's odd counts neither overflow nor go below 0";
+  EXPECT_EQ(odd["output_tokens"], 0);
 }
 
 // ---- the stream ----

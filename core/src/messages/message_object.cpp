@@ -37,11 +37,18 @@ std::string content_text(const json& v) {
 }  // namespace
 
 json anthropic_usage(const MessageUsage& u) {
-  const std::int64_t input = std::max<std::int64_t>(u.prompt - u.cache_read - u.cache_write, 0);
+  // A plugin's counts are not trusted to be sane: none below 0, and the
+  // subtraction cannot overflow.
+  const auto count = [](std::int64_t v) { return std::max<std::int64_t>(v, 0); };
+  const std::int64_t read = count(u.cache_read);
+  const std::int64_t write = count(u.cache_write);
+  std::int64_t input = count(u.prompt);
+  input -= std::min(input, read);
+  input -= std::min(input, write);
   return json{{"input_tokens", input},
-              {"cache_creation_input_tokens", u.cache_write},
-              {"cache_read_input_tokens", u.cache_read},
-              {"output_tokens", u.completion}};
+              {"cache_creation_input_tokens", write},
+              {"cache_read_input_tokens", read},
+              {"output_tokens", count(u.completion)}};
 }
 
 MessageUsage usage_of_chat(const json& chat_usage) {
