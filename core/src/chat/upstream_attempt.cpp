@@ -379,8 +379,13 @@ net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiE
   }
   const mgw_status st =
       hooks.on_build_request(route.provider->handle(), &ctx, mgw::str(sent), &built.sink, &built.error_sink);
-  ctx.members = nullptr;
-  ctx.member_count = 0;
+  if (ctx.operation.len == 0 || mgw::view(ctx.operation) != MGW_OPERATION_EMBEDDINGS) {
+    ctx.members = nullptr;
+    ctx.member_count = 0;
+  }
+  // An embeddings call keeps the index for on_parse_response (plugin.h): the
+  // answer's form (float or base64) and its count of items are the request's.
+  // `sent` and `members` outlive every try of this model.
   if (built.state.failed()) {
     // Nothing of a request the plugin built wrong reaches the wire.
     logging::for_request(a.call.request_id())

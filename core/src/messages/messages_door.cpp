@@ -77,7 +77,7 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> MessagesDoor::open(
   // The client's own body, for a provider that serves this API natively.
   std::optional<nlohmann::json> original;
   if (native) original = body;
-  auto translated = translate_messages(std::move(body));
+  auto translated = translate_messages(std::move(body), MessagesOptions{false, native});
   if (auto* err = std::get_if<errors::ApiError>(&translated)) co_return std::move(*err);
   auto& t = std::get<TranslatedMessages>(translated);
   chat::DoorRequest out;

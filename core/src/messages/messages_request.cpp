@@ -316,7 +316,9 @@ std::string system_text(const json& system) {
   return text;
 }
 
-json chat_tools_of(const json& tools) {
+// `native`: Anthropic's own tools go to the vendor in the native body; the
+// chat form (for a fallback to another vendor) leaves them out.
+json chat_tools_of(const json& tools, bool native) {
   expect(tools, tools.is_array(), "tools", "a valid list");
   json out = json::array();
   for (std::size_t i = 0; i < tools.size(); ++i) {
@@ -325,6 +327,7 @@ json chat_tools_of(const json& tools) {
     if (const json* type = member_of(tool, "type")) {
       const std::string& t = text_at(*type, at + ".type");
       if (t != "custom") {
+        if (native) continue;
         not_served("tool type '" + errors::input_excerpt(t) +
                        "' is one of Anthropic's own tools, which the chat chain cannot run; declare a custom "
                        "tool with name and input_schema",
@@ -488,7 +491,7 @@ TranslatedMessages translate(const json& body, MessagesOptions options) {
     }
   }
   if (const json* v = member_of(body, "tools")) {
-    json tools = chat_tools_of(*v);
+    json tools = chat_tools_of(*v, options.native);
     if (!tools.empty()) chat["tools"] = std::move(tools);
   }
   if (const json* v = member_of(body, "tool_choice")) apply_tool_choice(*v, chat);
@@ -497,7 +500,9 @@ TranslatedMessages translate(const json& body, MessagesOptions options) {
   if (const json* v = member_of(body, "top_k")) {
     if (!v->is_number_integer() || (!v->is_number_unsigned() && v->get<std::int64_t>() < 0))
       reject("invalid_parameter", "top_k: Input should be an integer of at least 0", "top_k");
-    chat["top_k"] = *v;
+    // Checked, and sent on natively; the chat form has no top_k (no chat
+    // vendor's parameter table takes it), so the translation leaves it out
+    // rather than refuse a hint Claude clients send by default.
   }
   if (const json* v = member_of(body, "stop_sequences")) {
     expect(*v, v->is_array(), "stop_sequences", "a valid list");
@@ -524,7 +529,7 @@ TranslatedMessages translate(const json& body, MessagesOptions options) {
   if (const json* v = member_of(body, "inference_geo")) text_at(*v, "inference_geo");
   if (const json* v = member_of(body, "cache_control")) object_at(*v, "cache_control");
   for (const char* key : {"container", "mcp_servers", "context_management"}) {
-    if (member_of(body, key) != nullptr)
+    if (member_of(body, key) != nullptr && !options.native)
       not_served(std::string(key) + " needs Anthropic's own servers, which the chat chain cannot reach", key);
   }
   return out;

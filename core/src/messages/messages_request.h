@@ -27,8 +27,8 @@
 //     silently lost it would be answered wrongly;
 //   - cache_control, citations, service_tier and inference_geo are hints the
 //     chat form has no member for: accepted, not sent on;
-//   - top_k goes into the chat body as top_k (the provider's parameter table
-//     decides whether the model takes it);
+//   - top_k is checked and sent on natively; the chat form has no member for
+//     it, so the translation leaves it out;
 //   - a member Anthropic does not know is refused ("Extra inputs are not
 //     permitted"), as Anthropic refuses it.
 #pragma once
@@ -46,6 +46,11 @@ struct MessagesOptions {
   // The body of POST /v1/messages/count_tokens: the same checks, but
   // max_tokens may be left out.
   bool counting = false;
+  // A provider of the model serves the Messages API natively: what needs
+  // Anthropic's own servers (its tools, container, mcp_servers,
+  // context_management) goes there in the native body and is left out of
+  // the chat form instead of refused.
+  bool native = false;
 };
 
 struct TranslatedMessages {
