@@ -74,7 +74,7 @@ net::Task<void> ChatEndpoint::serve(http::ServerCall& call, Outcome& outcome) {
 }
 
 bool ChatEndpoint::route(http::ServerCall& call, Flow& flow, Outcome& outcome) const {
-  flow.routing = plan_routes(*flow.candidates, *flow.request, flow.text);
+  flow.routing = plan_routes(*flow.candidates, *flow.request, flow.text, flow.native_operation);
   if (!flow.routing.plans.empty()) return true;
   const auto& first = flow.candidates->front()->entry;
   outcome.row.alias = first.alias;

@@ -113,7 +113,7 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request,
-                    std::string_view body) {
+                    std::string_view body, std::string_view native_operation) {
   Routing routing;
   const std::int64_t bound = body.empty() ? 0 : prompt_tokens_bound(request.doc, body);
   std::optional<std::optional<std::vector<mgw_json_member>>>
@@ -126,7 +126,11 @@ Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, c
     plan.route = route;
     plan.default_max_tokens = entry.max_output_tokens;
 
-    auto unadmitted = unadmitted_members(request.doc, *route);
+    // A provider that serves the door's API natively is sent that API, not
+    // the chat form: the parameter table does not apply (plugin.h).
+    const bool native = !native_operation.empty() && route->provider != nullptr &&
+                        route->provider->serves_natively(native_operation);
+    auto unadmitted = native ? Unadmitted{} : unadmitted_members(request.doc, *route);
     if (!unadmitted.refused.empty() || unadmitted.out_of_range) {
       if (!routing.refusal) {
         routing.refusal = unadmitted.refused.empty() ? std::move(*unadmitted.out_of_range)

@@ -33,8 +33,10 @@ struct Routing {
 // are then spliced out of it, and the exact (BPE) prompt count runs only when
 // a cheap upper bound (a token covers at least one byte) comes within the
 // model's context window; otherwise the plan's prompt_tokens stays 0.
+// `native_operation`: the door's API, for the models whose provider serves it
+// natively (their parameter tables do not apply: they get that API itself).
 Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, const ChatRequest& request,
-                    std::string_view body = {});
+                    std::string_view body = {}, std::string_view native_operation = {});
 
 // The exact prompt count of `body` for the route's tokenizer (parses it; for
 // the rare record that needs it). 0 when the body is not JSON.
