@@ -46,10 +46,12 @@ std::vector<Check> concurrency_checks();
 // MGW_OPERATION_RESPONSES.
 std::vector<Check> responses_checks(const RunContext& ctx);
 // ABI 1.11: the messages_api/ fixtures, for a plugin that declares
-// MGW_OPERATION_MESSAGES, and the count_tokens/ ones, for one that declares
-// MGW_OPERATION_COUNT_TOKENS.
+// MGW_OPERATION_MESSAGES.
 std::vector<Check> messages_checks(const RunContext& ctx);
-std::vector<Check> count_tokens_checks();
+// ABI 1.11: the embeddings/ fixtures, for a plugin that declares MGW_OPERATION_EMBEDDINGS.
+std::vector<Check> embeddings_checks(const RunContext& ctx);
+// ABI 1.11: the count_tokens/ fixtures, for a plugin that declares MGW_OPERATION_COUNT_TOKENS.
+std::vector<Check> count_tokens_checks(const RunContext& ctx);
 
 // Every check, in the order they run.
 std::vector<Check> all_checks(const RunContext& ctx);

@@ -14,7 +14,8 @@ std::vector<Check> all_checks(const RunContext& ctx) {
   for (auto& c : concurrency_checks()) out.push_back(std::move(c));
   for (auto& c : responses_checks(ctx)) out.push_back(std::move(c));
   for (auto& c : messages_checks(ctx)) out.push_back(std::move(c));
-  for (auto& c : count_tokens_checks()) out.push_back(std::move(c));
+  for (auto& c : embeddings_checks(ctx)) out.push_back(std::move(c));
+  for (auto& c : count_tokens_checks(ctx)) out.push_back(std::move(c));
   return out;
 }
 

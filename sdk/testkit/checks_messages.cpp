@@ -2,11 +2,9 @@
 // (on_provider_operations) gets calls of Anthropic's Messages API as they
 // are, with mgw_call_context.operation "messages"; its fixture folder's
 // messages_api/ holds requests/, responses/, streams/ and errors/ laid out as
-// the chat ones. One that declares MGW_OPERATION_COUNT_TOKENS gets token
-// counts: count_tokens/ holds requests/, responses/ and errors/ (never
-// streamed). The envelope rules are plugin.h's for each operation
-// (provider_session.cpp). A plugin that does not declare an operation never
-// gets such a call, so it is not checked on them.
+// the chat ones. The envelope rules are plugin.h's (provider_session.cpp). A
+// plugin that does not declare the operation never gets such a call, so it is
+// not checked on them. Token counts are checks_count_tokens.cpp's.
 #include "checks.h"
 #include "findings.h"
 
@@ -19,7 +17,6 @@ struct NativeOperation {
 };
 
 constexpr NativeOperation kMessagesOperation = {MGW_OPERATION_MESSAGES, "messages_api"};
-constexpr NativeOperation kCountTokensOperation = {MGW_OPERATION_COUNT_TOKENS, "count_tokens"};
 
 CallSpec native_call(const RunContext& ctx, const NativeOperation& op) {
   CallSpec call = ctx.settings.call;
@@ -91,12 +88,6 @@ std::vector<Check> messages_checks(const RunContext& ctx) {
                      run_stream_fixture(c, file, native_call(c, kMessagesOperation));
                    }});
   }
-  return out;
-}
-
-std::vector<Check> count_tokens_checks() {
-  std::vector<Check> out;
-  add_answer_checks(out, "count_tokens", kCountTokensOperation, "{\"input_tokens\": N} without usage");
   return out;
 }
 

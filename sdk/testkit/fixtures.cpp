@@ -113,6 +113,7 @@ CallSpec call_with(const CallSpec& base, const Json& o) {
       if (value.is_string()) c.client_headers.emplace_back(name, value.get<std::string>());
     }
   }
+  if (const auto it = o.find("request"); it != o.end() && it->is_object()) c.request_json = it->dump();
   return c;
 }
 

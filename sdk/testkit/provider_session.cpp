@@ -227,6 +227,18 @@ void check_messages_stream_end(const ResponseLog& log) {
   }
 }
 
+bool is_embeddings(const CallSpec& call) {
+  return call.operation == MGW_OPERATION_EMBEDDINGS;
+}
+
+// The "object" of a whole answer's envelope in the call's operation (chat,
+// responses, embeddings; a Messages body and a count have none).
+std::string_view body_object(const CallSpec& call) {
+  if (is_responses(call)) return "response";
+  if (is_embeddings(call)) return "list";
+  return "chat.completion";
+}
+
 // An event of a Responses stream (ABI 1.10): its data object, with a "type",
 // and any "response" in it carries the alias as its "model".
 void check_responses_event(const Emitted& e, const CallSpec& call) {
@@ -502,7 +514,10 @@ Session::Parsed Session::parse(mgw_provider* provider, const CallSpec& call, int
     raw.push_back(mgw_header{name, lent_headers.back()->str()});
   }
   {
-    const LentCall ctx(call, shape_, nullptr, nullptr);
+    // ABI 1.11: the request's member index, when the call names its request.
+    const LentBytes lent_request(call.request_json);
+    const auto request_members = call.request_json.empty() ? std::nullopt : host_members(call.request_json);
+    const LentCall ctx(call, shape_, &lent_request, request_members ? &*request_members : nullptr);
     ResponseSink sink(out.log, SinkUse::parse_response, "on_parse_response", shape_);
     out.status =
         hooks_->on_parse_response(provider, ctx.get(), http_status, raw.empty() ? nullptr : raw.data(),
@@ -521,6 +536,9 @@ Session::Parsed Session::parse(mgw_provider* provider, const CallSpec& call, int
       problem("on_parse_response answered HTTP " + std::to_string(http_status) +
               " with a body: every status but 2xx is a failure (callback_error)");
     }
+    // The rules per operation (plugin.h): chat, responses, messages and
+    // embeddings report usage, then their body; a token count is never
+    // billed, so it has no usage, and its body is {"input_tokens": N}.
     if (is_count_tokens(call)) {
       if (out.log.count(Emitted::Kind::usage) != 0) {
         problem("on_parse_response reported usage for count_tokens, which is never billed");
@@ -535,7 +553,7 @@ Session::Parsed Session::parse(mgw_provider* provider, const CallSpec& call, int
       } else if (is_count_tokens(call)) {
         check_count_body(e);
       } else {
-        check_envelope(e, is_responses(call) ? "response" : "chat.completion", call, "the body");
+        check_envelope(e, body_object(call), call, "the body");
       }
     }
   }

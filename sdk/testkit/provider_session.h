@@ -38,6 +38,10 @@ struct CallSpec {
   // ABI 1.11: the client's headers a native call passes on (lower-case
   // names), e.g. anthropic-beta; a host older than 1.11 passes none.
   std::vector<std::pair<std::string, std::string>> client_headers;
+  // ABI 1.11: the client's request an answer is parsed for (JSON text); its
+  // member index goes to on_parse_response, as the host gives it for
+  // "embeddings". Empty: none.
+  std::string request_json;
 };
 
 // "MGW_INVALID_ARGUMENT (2)".
