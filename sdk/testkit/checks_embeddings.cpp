@@ -152,10 +152,11 @@ void check_list(const Emitted& body, const CallSpec& call, const std::string& ve
   if (sent != relayed) {
     std::size_t k = 0;
     while (k < sent.size() && k < relayed.size() && sent[k] == relayed[k]) ++k;
-    const std::string shown = k < relayed.size() && !relayed[k].empty() ? std::string(relayed[k][0]) : "";
-    problem("a float vector relayed (starting " + printable(shown, 40) +
-            ") is not one of the vendor's as the vendor wrote its numbers (" + std::to_string(sent.size()) +
-            " vectors sent, " + std::to_string(relayed.size()) +
+    const std::string which = k < relayed.size() && !relayed[k].empty()
+                                  ? "a float vector relayed (starting " + printable(relayed[k][0], 40) + ")"
+                                  : std::string("a vendor's float vector");
+    problem(which + " is not one of the vendor's relayed as the vendor wrote its numbers (" +
+            std::to_string(sent.size()) + " vectors sent, " + std::to_string(relayed.size()) +
             " relayed): numbers are passed on as text, byte for byte");
   }
 }

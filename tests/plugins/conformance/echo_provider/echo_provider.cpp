@@ -6,8 +6,12 @@
 //
 // The vendor: POST /echo with {"model", "messages"}; it answers
 // {"text", "in", "out"} (token counts), or streams "data: {"text": ...}"
-// events, then "data: {"in": N, "out": M}" and "data: [END]".
+// events, then "data: {"in": N, "out": M}" and "data: [END]". It also embeds
+// (ABI 1.11, operation "embeddings", floats only): POST /echo/embeddings with
+// {"model", "input"}, answered {"vectors": [[...], ...], "tokens": N}.
 #include <modelgw/plugin.h>
+#include <modelgw/provider/embeddings.hpp>
+#include <modelgw/provider/json_scan.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <nlohmann/json.hpp>
@@ -155,10 +159,63 @@ void on_provider_destroy(mgw_provider* provider) noexcept {
   delete reinterpret_cast<Provider*>(provider);
 }
 
+bool is_embeddings(const mgw_call_context* call) {
+  return mgw::operation(*call) == MGW_OPERATION_EMBEDDINGS;
+}
+
+// {"model", "input"} to /echo/embeddings.
+mgw_status build_embeddings(const Provider* p, const mgw_call_context* call, const Json& body,
+                            const mgw_request_sink* out) {
+  const Json vendor = {{"model", std::string(mgw::view(call->upstream_model))},
+                       {"input", body.value("input", Json::array())}};
+  const std::string text = vendor.dump(-1, ' ', false, Json::error_handler_t::replace);
+  out->callback_path(out->host_data, mgw::str("/echo/embeddings"));
+  for (const auto& [n, v] : p->headers) out->callback_header(out->host_data, mgw::str(n), mgw::str(v));
+  out->callback_body(out->host_data, mgw::str(text));
+  return MGW_OK;
+}
+
+// {"vectors": [...], "tokens": N} → OpenAI's list, each vector's text spliced
+// as the vendor wrote it (faults reformats_floats, embeddings_drops_one).
+bool parse_embeddings(const mgw_call_context* call, std::string_view body, const mgw_response_sink* out) {
+  namespace scan = mgw::provider::json_scan;
+  std::vector<std::string_view> vectors;
+  std::int64_t tokens = 0;
+  const bool ok = scan::for_each_member(body, [&](std::string_view name, std::string_view value) {
+    if (name == "tokens") tokens = scan::count_value(value).value_or(0);
+    if (name != "vectors") return true;
+    return scan::for_each_element(value, [&](std::string_view v) {
+      vectors.push_back(v);
+      return scan::is_number_array(v);
+    });
+  });
+  if (!ok || vectors.empty()) return false;
+  std::vector<std::string> reformatted;
+  if (fault("reformats_floats")) {
+    reformatted.reserve(vectors.size());
+    for (auto& v : vectors) v = reformatted.emplace_back(Json::parse(v).dump());
+  }
+  if (fault("embeddings_drops_one")) vectors.pop_back();
+  const mgw_usage u = mgw::provider::embeddings_usage(tokens);
+  out->callback_usage(out->host_data, &u);
+  const std::string alias = Json(std::string(mgw::view(call->alias))).dump();
+  const std::string list = mgw::provider::embeddings_list_json(vectors, alias, tokens);
+  out->callback_body(out->host_data, mgw::str(list));
+  return true;
+}
+
 mgw_status on_build_request(mgw_provider* provider, const mgw_call_context* call, mgw_str request_json,
                             const mgw_request_sink* out, const mgw_response_sink* error) noexcept {
   try {
     const auto* p = reinterpret_cast<const Provider*>(provider);
+    if (is_embeddings(call)) {
+      Json body;
+      if (!parse_json(mgw::view(request_json), body) || !body.is_object()) {
+        mgw::fail(error, 400, "invalid_parameter", "the request body is not an embeddings request");
+        return MGW_INVALID_ARGUMENT;
+      }
+      return build_embeddings(p, call, body, out);
+    }
     if (fault("reads_members_unchecked")) {
       // The 1.1 index, read without MGW_HAS_FIELD (volatile: the read must happen).
       const volatile std::size_t* count = &call->member_count;
@@ -211,6 +268,10 @@ mgw_status on_parse_response(mgw_provider*, const mgw_call_context* call, int32_
                              const mgw_header* headers, size_t header_count, mgw_str body,
                              const mgw_response_sink* out) noexcept {
   try {
+    if (is_embeddings(call) && http_status >= 200 && http_status <= 299 &&
+        parse_embeddings(call, mgw::view(body), out)) {
+      return MGW_OK;
+    }
     Json doc;
     const bool json = parse_json(mgw::view(body), doc);
     if (http_status >= 200 && http_status <= 299 && json && doc.is_object() && doc.contains("text") &&
@@ -362,6 +423,12 @@ mgw_status on_provider_parameters(mgw_provider*, const mgw_param_sink* out) noex
   return MGW_OK;
 }
 
+// ABI 1.10: embeddings natively (1.11); the host translates every other API to chat.
+mgw_status on_provider_operations(mgw_provider*, const mgw_text_sink* out) noexcept {
+  mgw::say(out, MGW_OPERATION_EMBEDDINGS);
+  return MGW_OK;
+}
+
 const mgw_provider_hooks kHooks = {
     .struct_size = sizeof(mgw_provider_hooks),
     .on_provider_new = &on_provider_new,
@@ -373,7 +440,7 @@ const mgw_provider_hooks kHooks = {
     .on_stream_end = &on_stream_end,
     .on_stream_destroy = &on_stream_destroy,
     .on_provider_parameters = &on_provider_parameters,
-    .on_provider_operations = nullptr,  // chat only: the host translates every other API
+    .on_provider_operations = &on_provider_operations,
 };
 
 const mgw_plugin_descriptor kDescriptor = {
