@@ -196,5 +196,50 @@ TEST(CodexCliTest, OneExecTurnGoesThroughTheGateway) {
   EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
 }
 
+// Claude Code (`claude -p`, from package.json's @anthropic-ai/claude-code)
+// through the gateway's Messages API: one print-mode turn, offline, with
+// ANTHROPIC_BASE_URL set to the gateway and a gateway key as its API key. Its
+// requests carry what a coding agent sends (system blocks with cache_control,
+// its tools, thinking, metadata.user_id, anthropic-beta), served natively by
+// the anthropic plugin.
+TEST(ClaudeCodeTest, OnePrintTurnGoesThroughTheGateway) {
+  const fs::path root = repository_root();
+  const fs::path claude = root / "node_modules/.bin/claude";
+  ASSERT_TRUE(fs::exists(claude)) << claude << " is missing: run `npm ci` at the repository root";
+  auto stack = start_stack(sdk_options());
+  std::string pattern = (fs::temp_directory_path() / "modelgw-claude-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  struct Removed {
+    fs::path path;
+    ~Removed() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } home{pattern};
+  const Env env = {
+      {"HOME", home.path.string()},
+      {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + std::to_string(stack->port())},
+      {"ANTHROPIC_API_KEY", stack->key.key},
+      // Offline: no telemetry, error reporting or update checks.
+      {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
+      {"DISABLE_AUTOUPDATER", "1"},
+      {"NO_PROXY", "127.0.0.1"},
+      {"no_proxy", "127.0.0.1"},
+  };
+  const RunResult run =
+      run_to_exit(claude.string(), {"-p", "claude-code-marker say hi", "--model", "claude"}, env, 90s);
+  ASSERT_EQ(run.exit_code, 0) << "claude -p exited " << run.exit_code << "\n--- stdout ---\n"
+                              << run.out << "\n--- stderr ---\n"
+                              << run.err;
+  EXPECT_NE(run.out.find("echo:"), std::string::npos) << run.out;
+  // It came through /v1/messages to the vendor's own API, recorded as such.
+  const json sent = stack->fake->find_request("claude-code-marker");
+  ASSERT_TRUE(sent.is_object()) << stack->gateway->log();
+  EXPECT_EQ(sent["path"], "/v1/messages");
+  EXPECT_EQ(sent["body"]["model"], "claude-sonnet-4-5");
+  ASSERT_TRUE(stack->gateway->wait_log("model=claude status=200", 5s)) << stack->gateway->log();
+  EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
+}
+
 }  // namespace
 }  // namespace it

@@ -51,7 +51,11 @@ TEST(AnthropicVersion, ThePublishedVersionsAndNoneAreServed) {
   EXPECT_FALSE(check_anthropic_version(""));
   EXPECT_FALSE(check_anthropic_version("2023-06-01"));
   EXPECT_FALSE(check_anthropic_version("2023-01-01"));
-  const auto err = check_anthropic_version("2099-01-01");
+  EXPECT_FALSE(check_anthropic_version("2026-10-21")) << "what @anthropic-ai/sdk 1.14 sends";
+  EXPECT_TRUE(check_anthropic_version("2022-12-31"));
+  EXPECT_TRUE(check_anthropic_version("2023-13-01"));
+  EXPECT_TRUE(check_anthropic_version("latest"));
+  const auto err = check_anthropic_version("2023-06-1x");
   ASSERT_TRUE(err);
   EXPECT_EQ(err->status, 400);
   EXPECT_EQ(err->param, "anthropic-version");

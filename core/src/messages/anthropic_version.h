@@ -1,9 +1,11 @@
 // The anthropic-version header of Anthropic's API: the version of the wire
-// format the client speaks. The gateway serves the two Anthropic has
-// published (2023-06-01, which every current SDK sends, and 2023-01-01,
-// whose differences are in streaming details the gateway does not use); a
+// format the client speaks, a date. The gateway serves the shapes of
+// 2023-06-01, which every later version (the SDKs send their own release's
+// date) only extends with members the gateway passes through natively or
+// ignores in translation; so any date from 2023-01-01 on is accepted, and a
 // client that sends none is read as 2023-06-01 (Anthropic itself requires
-// the header; a curl user is spared it). Anything else is a 400 naming it.
+// the header; a curl user is spared it). Anything that is not such a date is
+// a 400 naming the header.
 #pragma once
 
 #include "errors/api_error.h"

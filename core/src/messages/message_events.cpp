@@ -87,6 +87,9 @@ bool MessageEventWriter::chunk(std::string_view chunk_json, std::string& out) {
   if (ended_) return true;
   if (const auto usage = chunk.find("usage"); usage != chunk.end() && usage->is_object())
     chunk_usage_ = *usage;
+  // The model that serves (a tier's): the chain names it in each chunk.
+  if (const auto model = chunk.find("model"); !started_ && model != chunk.end() && model->is_string())
+    alias_ = model->get<std::string>();
   start(out);
   const auto choices = chunk.find("choices");
   if (choices == chunk.end() || !choices->is_array()) return true;
