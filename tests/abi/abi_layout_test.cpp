@@ -23,13 +23,13 @@ static_assert(offsetof(mgw_plugin_descriptor, abi_major) == 4 && offsetof(mgw_pl
 static_assert(offsetof(mgw_plugin_descriptor, name) == 16 && offsetof(mgw_plugin_descriptor, hooks) == 32);
 static_assert(sizeof(mgw_plugin_descriptor) == 40);
 
-static_assert(sizeof(mgw_call_context) == 120 && offsetof(mgw_call_context, stream) == 64 &&
+static_assert(MGW_CALL_CONTEXT_SIZE_1_10 == 120 && offsetof(mgw_call_context, stream) == 64 &&
               offsetof(mgw_call_context, default_max_tokens) == 72 &&
               offsetof(mgw_call_context, prompt_tokens) == 80 && offsetof(mgw_call_context, members) == 88 &&
               offsetof(mgw_call_context, member_count) == 96);
 static_assert(sizeof(mgw_json_member) == 32 && offsetof(mgw_json_member, value) == 16);
 static_assert(sizeof(mgw_request_sink) == 48 && offsetof(mgw_request_sink, host_data) == 8);
-static_assert(sizeof(mgw_usage) == 40 && offsetof(mgw_usage, prompt_tokens) == 8);
+static_assert(MGW_USAGE_SIZE_1_2 == 40 && offsetof(mgw_usage, prompt_tokens) == 8);
 static_assert(sizeof(mgw_error_info) == 72 && offsetof(mgw_error_info, retry_after_ms) == 64);
 static_assert(sizeof(mgw_response_sink) == 48 && offsetof(mgw_response_sink, host_data) == 8);
 static_assert(sizeof(mgw_provider_hooks) == 88 && offsetof(mgw_provider_hooks, on_stream_destroy) == 64);
@@ -83,7 +83,12 @@ static_assert(offsetof(mgw_usage_record, seq) == 224 && offsetof(mgw_usage_recor
 static_assert(offsetof(mgw_usage_record, trace_id) == 320);
 // ABI 1.8
 static_assert(offsetof(mgw_usage_record, operation) == 336);
-static_assert(sizeof(mgw_usage) == 40 && offsetof(mgw_usage, cached_prompt_tokens) == 32);
+static_assert(MGW_USAGE_SIZE_1_2 == 40 && offsetof(mgw_usage, cached_prompt_tokens) == 32);
+// ABI 1.11
+static_assert(sizeof(mgw_usage) == 48 && offsetof(mgw_usage, cache_write_prompt_tokens) == 40 &&
+              MGW_USAGE_SIZE_1_11 == 48);
+static_assert(sizeof(mgw_call_context) == 136 && offsetof(mgw_call_context, client_headers) == 120 &&
+              offsetof(mgw_call_context, client_header_count) == 128 && MGW_CALL_CONTEXT_SIZE_1_11 == 136);
 static_assert(sizeof(mgw_ledger_charge) == 16);
 static_assert(MGW_USAGE_FILTER_SIZE_1_2 == 128 && offsetof(mgw_usage_filter, feature) == 56 &&
               offsetof(mgw_usage_filter, before_seq) == 96 && offsetof(mgw_usage_filter, group_by) == 112);
@@ -140,9 +145,9 @@ static_assert(sizeof(mgw_storage_hooks) == 352 && offsetof(mgw_storage_hooks, on
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointTen) {
+TEST(AbiLayout, VersionIsOnePointEleven) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 10);
+  EXPECT_EQ(MGW_ABI_MINOR, 11);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 
