@@ -27,6 +27,10 @@ class PiiTest : public ::testing::Test {
       o.max_body_bytes = 16u << 20;  // room for the 10 MB input
       o.pii_yaml = "pii:\n  default_mode: flag\n";
       o.catalog.push_back({"gpt-native", "openai-native", "gpt-4o-mini"});
+      o.catalog.push_back({"claude", "anthropic", "claude-sonnet-4-5"});
+      o.extra_catalog_yaml =
+          "  emb: { provider: openai, model: text-embedding-3-small, kind: embedding, dimensions: 1536,"
+          " prices: { input: 0.02, output: 0 } }\n";
       stack_ = start_stack(o);
       const auto& gw = *stack_->gateway;
       admin_key_ = gw.create_key("acme", "admin").key;
@@ -476,6 +480,91 @@ TEST_F(PiiTest, ResponsesSentNativelyAreMaskedAndBlockedInTheirOwnItems) {
   EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "input")) << r.body;
   EXPECT_TRUE(stack_->fake->find_request("native-block-marker").is_null())
       << "a blocked request reached the vendor";
+  expect_no_value_leaked({kEmail, kCard});
+}
+
+// POST /v1/messages, sent natively to the anthropic plugin and translated
+// for openai: the system blocks, a tool's description and a tool_result are
+// masked where they stand; a card in a tool_result blocks, naming the
+// Messages path; the signed thinking of an earlier turn is passed untouched.
+TEST_F(PiiTest, MessagesAreMaskedAndBlockedInEveryBlockNativeOrTranslated) {
+  auto messages = [&](const std::string& tenant, const json& body) {
+    HttpRequest r;
+    r.method = "POST";
+    r.path = "/v1/messages";
+    r.body = body.dump();
+    r.headers = {{"x-api-key", tenant_keys_.at(tenant)}, {"anthropic-version", "2023-06-01"}};
+    return http_call(stack_->port(), r);
+  };
+  const json tool = {{"name", "notify"},
+                     {"description", std::string("mails ") + kEmail},
+                     {"input_schema", {{"type", "object"}}}};
+  for (const std::string model : {"claude", "gpt-4o-mini"}) {
+    const std::string marker = "msg-mask-marker-" + model;
+    const json turns = json::array(
+        {{{"role", "user"}, {"content", marker + " write to " + kEmail}},
+         {{"role", "assistant"},
+          {"content", json::array({{{"type", "thinking"}, {"thinking", "plan"}, {"signature", "sig-abc"}},
+                                   {{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "notify"}, {"input", json::object()}}})}},
+         {{"role", "user"},
+          {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", "toolu_1"}, {"content", std::string("sent to ") + kEmail}}})}}});
+    auto r = messages("masker", {{"model", model},
+                                 {"max_tokens", 64},
+                                 {"system", json::array({{{"type", "text"}, {"text", std::string("owner ") + kEmail}}})},
+                                 {"tools", json::array({tool})},
+                                 {"messages", turns}});
+    ASSERT_EQ(r.status, 200) << model << " " << r.body;
+    const json sent = stack_->fake->find_request(marker);
+    ASSERT_TRUE(sent.is_object()) << model;
+    EXPECT_EQ(sent["body"].dump().find(kEmail), std::string::npos) << sent["body"].dump();
+    if (model == "claude") {
+      const json& body = sent["body"];
+      EXPECT_EQ(sent["path"], "/v1/messages");
+      EXPECT_EQ(body["system"][0]["text"], "owner [EMAIL_1]");
+      EXPECT_EQ(body["tools"][0]["description"], "mails [EMAIL_1]");
+      EXPECT_EQ(body["messages"][2]["content"][0]["content"], "sent to [EMAIL_1]");
+      EXPECT_EQ(body["messages"][1]["content"][0]["signature"], "sig-abc") << "signed reasoning passes untouched";
+      EXPECT_EQ(body["messages"][1]["content"][1]["id"], "toolu_1");
+    } else {
+      EXPECT_EQ(sent["path"], "/v1/chat/completions");
+    }
+    EXPECT_EQ(record_of(r).pii_action, "masked");
+
+    r = messages("blocker", {{"model", model},
+                             {"max_tokens", 64},
+                             {"messages", json::array({{{"role", "user"}, {"content", "msg-block-marker " + model}},
+                                                       {{"role", "assistant"}, {"content", json::array({{{"type", "tool_use"}, {"id", "t1"}, {"name", "pay"}, {"input", json::object()}}})}},
+                                                       {{"role", "user"}, {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", "t1"}, {"content", std::string("card ") + kCard}}})}}})}});
+    EXPECT_EQ(r.status, 422) << r.body;
+    EXPECT_EQ(r.json()["type"], "error") << "Anthropic's envelope";
+    EXPECT_EQ(r.json()["error"]["code"], "pii_detected");
+    EXPECT_NE(r.json()["error"]["param"].get<std::string>().find("messages"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find("4111"), std::string::npos);
+    EXPECT_TRUE(stack_->fake->find_request("msg-block-marker " + model).is_null()) << "a blocked request reached the vendor";
+  }
+  expect_no_value_leaked({kEmail, kCard});
+}
+
+// POST /v1/embeddings: every input is scanned; a mask replaces the value in
+// the text that is embedded, a block refuses naming the input.
+TEST_F(PiiTest, EmbeddingInputsAreMaskedOrBlocked) {
+  auto embed = [&](const std::string& tenant, const json& input) {
+    HttpRequest r;
+    r.method = "POST";
+    r.path = "/v1/embeddings";
+    r.body = json{{"model", "emb"}, {"input", input}, {"dimensions", 4}}.dump();
+    r.headers = {{"Authorization", "Bearer " + tenant_keys_.at(tenant)}};
+    return http_call(stack_->port(), r);
+  };
+  auto r = embed("masker", json::array({"emb-pii-marker plain", std::string("emb-pii-marker mail ") + kEmail}));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json sent = stack_->fake->find_request("emb-pii-marker");
+  ASSERT_TRUE(sent.is_object());
+  EXPECT_EQ(sent["body"]["input"][1], "emb-pii-marker mail [EMAIL_1]");
+  EXPECT_EQ(record_of(r).pii_action, "masked");
+  r = embed("blocker", json::array({"emb-block-marker", std::string("card ") + kCard}));
+  EXPECT_TRUE(IsApiError(r, 422, "invalid_request_error", "pii_detected", "input[1]")) << r.body;
+  EXPECT_TRUE(stack_->fake->find_request("emb-block-marker").is_null());
   expect_no_value_leaked({kEmail, kCard});
 }
 

@@ -91,8 +91,13 @@ net::Task<void> ChatEndpoint::serve_embeddings(http::ServerCall& call, Outcome& 
   }
   if (deps_.spend != nullptr && !co_await hold_requests(call, outcome)) co_return;
   if (deps_.pii != nullptr && !request.tokens) {
-    // Only the inputs: the model's name and the format are not text.
-    if (!co_await apply_pii_to_document(call, request.input, outcome)) co_return;
+    // Only the inputs (the model's name and the format are not text), as
+    // {"input": [...]} so that a finding is named input[i].
+    nlohmann::json scanned = nlohmann::json::object();
+    scanned["input"] = std::move(request.input);
+    const bool passed = co_await apply_pii_to_document(call, scanned, outcome);
+    request.input = std::move(scanned["input"]);
+    if (!passed) co_return;
   }
   std::int64_t held_tokens = 0;
   for (const catalog::ModelRoute* route : *candidates) {
