@@ -116,7 +116,8 @@ TEST_F(EmbeddingsTest, ALargeInputIsSplitIntoTheModelsBatchesAndJoinedInOrder) {
   EXPECT_EQ(calls, 3);
   // The same vector for the same text whatever batch it was in: the join
   // kept each answer with its input.
-  const auto alone = embed({{"model", "emb-openai"}, {"input", "emb-batch-marker-3 text"}, {"dimensions", 8}});
+  const auto alone =
+      embed({{"model", "emb-openai"}, {"input", "emb-batch-marker-3 text"}, {"dimensions", 8}});
   ASSERT_EQ(alone.status, 200) << alone.body;
   EXPECT_EQ(alone.json()["data"][0]["embedding"], body["data"][3]["embedding"]);
   tokens = body["usage"]["prompt_tokens"].get<std::int64_t>();
@@ -133,16 +134,20 @@ TEST_F(EmbeddingsTest, TheVendorsNumbersAreRelayedAsWritten) {
   for (const auto& v : body["data"][0]["embedding"]) {
     ASSERT_TRUE(v.is_number());
   }
-  const auto base64 =
-      embed({{"model", "emb-openai"}, {"input", "emb-text-marker numbers"}, {"dimensions", 4}, {"encoding_format", "base64"}});
+  const auto base64 = embed({{"model", "emb-openai"},
+                             {"input", "emb-text-marker numbers"},
+                             {"dimensions", 4},
+                             {"encoding_format", "base64"}});
   ASSERT_EQ(base64.status, 200) << base64.body;
   const json b = base64.json();
   ASSERT_TRUE(b["data"][0]["embedding"].is_string());
-  EXPECT_EQ(b["data"][0]["embedding"].get<std::string>().size(), 24u) << "4 float32 are 16 bytes, 24 in base64";
+  EXPECT_EQ(b["data"][0]["embedding"].get<std::string>().size(), 24u)
+      << "4 float32 are 16 bytes, 24 in base64";
 }
 
 TEST_F(EmbeddingsTest, GeminiEmbedsThroughBatchEmbedContents) {
-  const auto r = embed({{"model", "emb-gemini"}, {"input", json::array({"emb-gemini-marker a", "emb-gemini-marker b"})}});
+  const auto r = embed(
+      {{"model", "emb-gemini"}, {"input", json::array({"emb-gemini-marker a", "emb-gemini-marker b"})}});
   ASSERT_EQ(r.status, 200) << r.body;
   const json body = r.json();
   ASSERT_EQ(body["data"].size(), 2u);
@@ -159,7 +164,10 @@ TEST_F(EmbeddingsTest, TheWrongKindOfModelIsRefusedNamingTheAlias) {
   auto r = embed({{"model", "gpt-4o-mini"}, {"input", "x"}});
   EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_model", "model")) << r.body;
   EXPECT_NE(r.body.find("gpt-4o-mini"), std::string::npos);
-  r = post_chat(port(), key(), json{{"model", "emb-openai"}, {"messages", json::array({{{"role", "user"}, {"content", "x"}}})}}.dump());
+  r = post_chat(
+      port(), key(),
+      json{{"model", "emb-openai"}, {"messages", json::array({{{"role", "user"}, {"content", "x"}}})}}
+          .dump());
   EXPECT_TRUE(IsApiError(r, 400, "invalid_request_error", "invalid_model", "model")) << r.body;
   EXPECT_NE(r.body.find("emb-openai"), std::string::npos);
   r = embed({{"model", "no-such-embedder"}, {"input", "x"}});
@@ -180,7 +188,10 @@ TEST_F(EmbeddingsTest, BadBodiesGetTheEnvelopeNamingTheMember) {
 }
 
 TEST_F(EmbeddingsTest, TokenArraysAreSentAsTokens) {
-  const auto r = embed({{"model", "emb-openai"}, {"input", json::array({json::array({101, 102, 103})})}, {"dimensions", 4}, {"user", "emb-token-marker"}});
+  const auto r = embed({{"model", "emb-openai"},
+                        {"input", json::array({json::array({101, 102, 103})})},
+                        {"dimensions", 4},
+                        {"user", "emb-token-marker"}});
   ASSERT_EQ(r.status, 200) << r.body;
   const json sent = stack().fake->find_request("emb-token-marker");
   ASSERT_TRUE(sent.is_object());

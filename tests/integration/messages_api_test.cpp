@@ -59,8 +59,8 @@ class MessagesApiTest : public SharedStackTest<MessagesApiTest> {
     return json();
   }
   // An Anthropic error envelope with the spec's members inside.
-  static ::testing::AssertionResult IsAnthropicError(const HttpResponse& r, int status, const std::string& type,
-                                                     const std::string& code) {
+  static ::testing::AssertionResult IsAnthropicError(const HttpResponse& r, int status,
+                                                     const std::string& type, const std::string& code) {
     if (r.status != status)
       return ::testing::AssertionFailure() << "status " << r.status << " != " << status << ": " << r.body;
     const json body = r.json();
@@ -70,7 +70,8 @@ class MessagesApiTest : public SharedStackTest<MessagesApiTest> {
     if (e.value("type", "") != type) return ::testing::AssertionFailure() << "type: " << r.body;
     if (e.value("code", "") != code) return ::testing::AssertionFailure() << "code: " << r.body;
     if (!e.contains("message") || !e["message"].is_string()) return ::testing::AssertionFailure() << r.body;
-    if (e.value("request_id", "") != r.header("x-request-id") || r.header("request-id") != r.header("x-request-id"))
+    if (e.value("request_id", "") != r.header("x-request-id") ||
+        r.header("request-id") != r.header("x-request-id"))
       return ::testing::AssertionFailure() << "request ids: " << r.body;
     return ::testing::AssertionSuccess();
   }
@@ -158,9 +159,10 @@ TEST_F(MessagesApiTest, AStreamIsAnthropicsEventSequence) {
 }
 
 TEST_F(MessagesApiTest, ToolUseOverTwoTurns) {
-  const json tools = json::array({{{"name", "lookup"},
-                                   {"description", "finds things"},
-                                   {"input_schema", {{"type", "object"}, {"properties", {{"query", {{"type", "string"}}}}}}}}});
+  const json tools = json::array(
+      {{{"name", "lookup"},
+        {"description", "finds things"},
+        {"input_schema", {{"type", "object"}, {"properties", {{"query", {{"type", "string"}}}}}}}}});
   // Translated: the gemini fake answers a tools request with a call.
   json body = {{"model", "gemini"}, {"max_tokens", 200}, {"tools", tools}, {"messages", user("find cats")}};
   const auto first = post(body);
@@ -175,9 +177,10 @@ TEST_F(MessagesApiTest, ToolUseOverTwoTurns) {
   EXPECT_EQ(tool_use["name"], "lookup");
   EXPECT_TRUE(tool_use["input"].is_object());
   body["messages"].push_back({{"role", "assistant"}, {"content", answer["content"]}});
-  body["messages"].push_back(
-      {{"role", "user"},
-       {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", tool_use["id"]}, {"content", "three cats"}}})}});
+  body["messages"].push_back({{"role", "user"},
+                              {"content", json::array({{{"type", "tool_result"},
+                                                        {"tool_use_id", tool_use["id"]},
+                                                        {"content", "three cats"}}})}});
   const auto second = post(body);
   ASSERT_EQ(second.status, 200) << second.body;
   EXPECT_EQ(second.json()["type"], "message");
@@ -227,7 +230,8 @@ TEST_F(MessagesApiTest, CountTokensIsTheVendorsCountAndNeverBilled) {
   EXPECT_EQ(record["total_tokens"], 0);
   EXPECT_EQ(record["cost_micros"], 0);
   for (const std::string model : {"gpt-4o-mini", "gemini"}) {
-    const auto other = post({{"model", model}, {"messages", user("count me")}}, auth(), "/v1/messages/count_tokens");
+    const auto other =
+        post({{"model", model}, {"messages", user("count me")}}, auth(), "/v1/messages/count_tokens");
     ASSERT_EQ(other.status, 200) << model << " " << other.body;
     EXPECT_GT(other.json()["input_tokens"].get<int>(), 0) << model;
   }

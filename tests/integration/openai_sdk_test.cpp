@@ -86,7 +86,8 @@ void run_sdk_script(const std::string& script_name,
       << "node_modules/openai is missing under " << root
       << ": run `npm ci` at the repository root (package.json pins the openai SDK)";
   ASSERT_TRUE(fs::is_regular_file(root / "node_modules/@anthropic-ai/sdk/package.json"))
-      << "node_modules/@anthropic-ai/sdk is missing under " << root << ": run `npm ci` at the repository root";
+      << "node_modules/@anthropic-ai/sdk is missing under " << root
+      << ": run `npm ci` at the repository root";
 
   auto stack = start_stack(sdk_options());
   std::string tool_aliases = native_tools ? "claude,gemini,gpt-native" : "claude,gemini";

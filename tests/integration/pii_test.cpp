@@ -504,15 +504,20 @@ TEST_F(PiiTest, MessagesAreMaskedAndBlockedInEveryBlockNativeOrTranslated) {
     const json turns = json::array(
         {{{"role", "user"}, {"content", marker + " write to " + kEmail}},
          {{"role", "assistant"},
-          {"content", json::array({{{"type", "thinking"}, {"thinking", "plan"}, {"signature", "sig-abc"}},
-                                   {{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "notify"}, {"input", json::object()}}})}},
+          {"content",
+           json::array(
+               {{{"type", "thinking"}, {"thinking", "plan"}, {"signature", "sig-abc"}},
+                {{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "notify"}, {"input", json::object()}}})}},
          {{"role", "user"},
-          {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", "toolu_1"}, {"content", std::string("sent to ") + kEmail}}})}}});
-    auto r = messages("masker", {{"model", model},
-                                 {"max_tokens", 64},
-                                 {"system", json::array({{{"type", "text"}, {"text", std::string("owner ") + kEmail}}})},
-                                 {"tools", json::array({tool})},
-                                 {"messages", turns}});
+          {"content", json::array({{{"type", "tool_result"},
+                                    {"tool_use_id", "toolu_1"},
+                                    {"content", std::string("sent to ") + kEmail}}})}}});
+    auto r = messages(
+        "masker", {{"model", model},
+                   {"max_tokens", 64},
+                   {"system", json::array({{{"type", "text"}, {"text", std::string("owner ") + kEmail}}})},
+                   {"tools", json::array({tool})},
+                   {"messages", turns}});
     ASSERT_EQ(r.status, 200) << model << " " << r.body;
     const json sent = stack_->fake->find_request(marker);
     ASSERT_TRUE(sent.is_object()) << model;
@@ -523,24 +528,36 @@ TEST_F(PiiTest, MessagesAreMaskedAndBlockedInEveryBlockNativeOrTranslated) {
       EXPECT_EQ(body["system"][0]["text"], "owner [EMAIL_1]");
       EXPECT_EQ(body["tools"][0]["description"], "mails [EMAIL_1]");
       EXPECT_EQ(body["messages"][2]["content"][0]["content"], "sent to [EMAIL_1]");
-      EXPECT_EQ(body["messages"][1]["content"][0]["signature"], "sig-abc") << "signed reasoning passes untouched";
+      EXPECT_EQ(body["messages"][1]["content"][0]["signature"], "sig-abc")
+          << "signed reasoning passes untouched";
       EXPECT_EQ(body["messages"][1]["content"][1]["id"], "toolu_1");
     } else {
       EXPECT_EQ(sent["path"], "/v1/chat/completions");
     }
     EXPECT_EQ(record_of(r).pii_action, "masked");
 
-    r = messages("blocker", {{"model", model},
-                             {"max_tokens", 64},
-                             {"messages", json::array({{{"role", "user"}, {"content", "msg-block-marker " + model}},
-                                                       {{"role", "assistant"}, {"content", json::array({{{"type", "tool_use"}, {"id", "t1"}, {"name", "pay"}, {"input", json::object()}}})}},
-                                                       {{"role", "user"}, {"content", json::array({{{"type", "tool_result"}, {"tool_use_id", "t1"}, {"content", std::string("card ") + kCard}}})}}})}});
+    r = messages(
+        "blocker",
+        {{"model", model},
+         {"max_tokens", 64},
+         {"messages",
+          json::array(
+              {{{"role", "user"}, {"content", "msg-block-marker " + model}},
+               {{"role", "assistant"},
+                {"content",
+                 json::array(
+                     {{{"type", "tool_use"}, {"id", "t1"}, {"name", "pay"}, {"input", json::object()}}})}},
+               {{"role", "user"},
+                {"content", json::array({{{"type", "tool_result"},
+                                          {"tool_use_id", "t1"},
+                                          {"content", std::string("card ") + kCard}}})}}})}});
     EXPECT_EQ(r.status, 422) << r.body;
     EXPECT_EQ(r.json()["type"], "error") << "Anthropic's envelope";
     EXPECT_EQ(r.json()["error"]["code"], "pii_detected");
     EXPECT_NE(r.json()["error"]["param"].get<std::string>().find("messages"), std::string::npos) << r.body;
     EXPECT_EQ(r.body.find("4111"), std::string::npos);
-    EXPECT_TRUE(stack_->fake->find_request("msg-block-marker " + model).is_null()) << "a blocked request reached the vendor";
+    EXPECT_TRUE(stack_->fake->find_request("msg-block-marker " + model).is_null())
+        << "a blocked request reached the vendor";
   }
   expect_no_value_leaked({kEmail, kCard});
 }
@@ -556,7 +573,8 @@ TEST_F(PiiTest, EmbeddingInputsAreMaskedOrBlocked) {
     r.headers = {{"Authorization", "Bearer " + tenant_keys_.at(tenant)}};
     return http_call(stack_->port(), r);
   };
-  auto r = embed("masker", json::array({"emb-pii-marker plain", std::string("emb-pii-marker mail ") + kEmail}));
+  auto r =
+      embed("masker", json::array({"emb-pii-marker plain", std::string("emb-pii-marker mail ") + kEmail}));
   ASSERT_EQ(r.status, 200) << r.body;
   const json sent = stack_->fake->find_request("emb-pii-marker");
   ASSERT_TRUE(sent.is_object());

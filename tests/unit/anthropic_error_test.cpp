@@ -20,7 +20,8 @@ TEST(AnthropicError, TheEnvelopeIsAnthropicsWithTheSpecsMembersInside) {
   EXPECT_EQ(body["error"]["param"], "max_tokens");
   EXPECT_EQ(body["error"]["request_id"], "req_abc");
   EXPECT_EQ(body["request_id"], "req_abc");
-  const json no_param = json::parse(modelgw::errors::anthropic_error_envelope(ApiError{500, "x", "m", {}}, "r"));
+  const json no_param =
+      json::parse(modelgw::errors::anthropic_error_envelope(ApiError{500, "x", "m", {}}, "r"));
   EXPECT_TRUE(no_param["error"]["param"].is_null());
 }
 

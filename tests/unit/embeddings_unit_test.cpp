@@ -36,7 +36,11 @@ TEST(EmbeddingsRequest, EveryInputFormIsAnArrayForTheProvider) {
   const auto one_tokens = checked({{"model", "e"}, {"input", {1, 2, 3}}});
   EXPECT_TRUE(one_tokens.tokens);
   EXPECT_EQ(one_tokens.input, json::array({json::array({1, 2, 3})}));
-  const auto many = checked({{"model", "e"}, {"input", {{1}, {2, 3}}}, {"encoding_format", "base64"}, {"dimensions", 8}, {"user", "u"}});
+  const auto many = checked({{"model", "e"},
+                             {"input", {{1}, {2, 3}}},
+                             {"encoding_format", "base64"},
+                             {"dimensions", 8},
+                             {"user", "u"}});
   EXPECT_TRUE(many.tokens);
   EXPECT_EQ(many.encoding_format, "base64");
   EXPECT_EQ(many.dimensions, 8);
@@ -65,7 +69,11 @@ TEST(EmbeddingsRequest, ErrorsNameTheMember) {
 TEST(EmbeddingsRequest, ABatchHoldsItsSliceAndTheOptions) {
   const auto r = checked({{"model", "e"}, {"input", {"a", "b", "c"}}, {"dimensions", 4}, {"user", "u"}});
   const json batch = json::parse(modelgw::embeddings::batch_body(r, 1, 2));
-  EXPECT_EQ(batch, json({{"model", "e"}, {"input", {"b", "c"}}, {"encoding_format", "float"}, {"dimensions", 4}, {"user", "u"}}));
+  EXPECT_EQ(batch, json({{"model", "e"},
+                         {"input", {"b", "c"}},
+                         {"encoding_format", "float"},
+                         {"dimensions", 4},
+                         {"user", "u"}}));
 }
 
 TEST(EmbeddingsAnswer, BatchesAreJoinedInOrderWithTheirNumbersAsWritten) {
@@ -73,7 +81,8 @@ TEST(EmbeddingsAnswer, BatchesAreJoinedInOrderWithTheirNumbersAsWritten) {
   const std::string first =
       R"({"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.10000000000000001,-2e-3]},)"
       R"( {"object":"embedding","index":1,"embedding":[1.5E+2, 0]}],"model":"emb","usage":{"prompt_tokens":4,"total_tokens":4}})";
-  const std::string second = R"({"data":[{"index":0,"object":"embedding","embedding":"AAAAAA=="}],"object":"list"})";
+  const std::string second =
+      R"({"data":[{"index":0,"object":"embedding","embedding":"AAAAAA=="}],"object":"list"})";
   ASSERT_TRUE(answer.add(first, 0, 2));
   ASSERT_TRUE(answer.add(second, 2, 1));
   const std::string body = answer.finish(9);
@@ -120,7 +129,8 @@ catalog:
   chat: { provider: openai, model: "gpt-4o-mini" }
 )";
   const auto c = modelgw::config::load_text(
-      providers + "  emb: { provider: openai, model: m, kind: embedding, dimensions: 256, max_inputs: 10 }\n");
+      providers +
+      "  emb: { provider: openai, model: m, kind: embedding, dimensions: 256, max_inputs: 10 }\n");
   const auto& e = c.catalog.at("emb");
   EXPECT_TRUE(e.is_embedding());
   EXPECT_EQ(e.dimensions, 256);
@@ -134,8 +144,9 @@ catalog:
     }
     return "<no error>";
   };
-  EXPECT_NE(error_of("  emb: { provider: openai, model: m, kind: embedding }\n").find("catalog.emb.dimensions"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("  emb: { provider: openai, model: m, kind: embedding }\n").find("catalog.emb.dimensions"),
+      std::string::npos);
   EXPECT_NE(error_of("  emb: { provider: openai, model: m, kind: vision }\n").find("catalog.emb.kind"),
             std::string::npos);
   EXPECT_NE(error_of("  emb: { provider: openai, model: m, dimensions: 3 }\n").find("kind: embedding"),
@@ -144,10 +155,11 @@ catalog:
                      "  mixed: { route: [emb, chat] }\n")
                 .find("catalog.mixed.route[1]"),
             std::string::npos);
-  const auto tiered = modelgw::config::load_text(
-      providers + "  emb: { provider: openai, model: m, kind: embedding, dimensions: 3 }\n"
-                  "  emb2: { provider: openai, model: m2, kind: embedding, dimensions: 3 }\n"
-                  "  svc-embed: { route: [emb, emb2] }\n");
+  const auto tiered =
+      modelgw::config::load_text(providers +
+                                 "  emb: { provider: openai, model: m, kind: embedding, dimensions: 3 }\n"
+                                 "  emb2: { provider: openai, model: m2, kind: embedding, dimensions: 3 }\n"
+                                 "  svc-embed: { route: [emb, emb2] }\n");
   EXPECT_TRUE(tiered.catalog.at("svc-embed").is_embedding());
 }
 

@@ -125,9 +125,10 @@ const Book& book() {
     for (const auto& [vendor, models] : doc.at("vendors").items()) {
       std::vector<Model> list;
       for (const auto& m : models) {
-        list.push_back(Model{rule_of(m.at("match")),
-                             Prices{m.at("input").get<std::int64_t>(), m.at("output").get<std::int64_t>(),
-                                    m.at("cached").get<std::int64_t>(), m.at("cache_write").get<std::int64_t>()}});
+        list.push_back(
+            Model{rule_of(m.at("match")),
+                  Prices{m.at("input").get<std::int64_t>(), m.at("output").get<std::int64_t>(),
+                         m.at("cached").get<std::int64_t>(), m.at("cache_write").get<std::int64_t>()}});
       }
       out.vendors.emplace_back(vendor, std::move(list));
     }

@@ -64,10 +64,11 @@ net::Task<void> Router::handle(http::ServerCall& call) {
       call.send_error(*wrong);
       co_return;
     }
-    if (auto principal = co_await authenticate(deps_.auth, call, "chat", CredentialHeaders::bearer_or_api_key)) {
+    if (auto principal =
+            co_await authenticate(deps_.auth, call, "chat", CredentialHeaders::bearer_or_api_key)) {
       const auto routes = deps_.routes.current();
-      const chat::FrontDoor* door = path == "/v1/messages" ? static_cast<const chat::FrontDoor*>(&messages_door_)
-                                                           : &count_door_;
+      const chat::FrontDoor* door =
+          path == "/v1/messages" ? static_cast<const chat::FrontDoor*>(&messages_door_) : &count_door_;
       co_await routes->chat->handle(call, *principal, door);
     }
     co_return;

@@ -12,11 +12,11 @@
 #include "catalog/catalog.h"
 #include "chat/chat_endpoint.h"
 #include "chat/route_set.h"
-#include "http/server_call.h"
-#include "prompts/prompt_store.h"
 #include "embeddings/embeddings_door.h"
+#include "http/server_call.h"
 #include "messages/count_tokens_door.h"
 #include "messages/messages_door.h"
+#include "prompts/prompt_store.h"
 #include "responses/responses_door.h"
 
 namespace modelgw::api {

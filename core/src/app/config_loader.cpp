@@ -238,9 +238,10 @@ void check_tiers(std::map<std::string, CatalogEntry>& catalog) {
         e.dimensions = model.dimensions;
         e.max_inputs = model.max_inputs;
       } else if (model.kind != e.kind || model.dimensions != e.dimensions) {
-        throw ConfigError(key + ": '" + e.route[i] + "' is a " + model.kind + " model" +
-                          (model.is_embedding() ? " of " + std::to_string(model.dimensions) + " dimensions" : "") +
-                          "; every model of a tier must be of the same kind (and length of vector) as the first");
+        throw ConfigError(
+            key + ": '" + e.route[i] + "' is a " + model.kind + " model" +
+            (model.is_embedding() ? " of " + std::to_string(model.dimensions) + " dimensions" : "") +
+            "; every model of a tier must be of the same kind (and length of vector) as the first");
       }
     }
   }

@@ -41,9 +41,10 @@ std::shared_ptr<chat::RouteSet> build_route_set(const config::Config& config, co
     }
     if (entry.is_embedding() && route.provider != nullptr &&
         !route.provider->serves_natively(MGW_OPERATION_EMBEDDINGS)) {
-      throw config::ConfigError("catalog." + alias + ": an embedding model, but provider '" + entry.provider +
-                                "' (plugin " + route.provider->plugin_name() +
-                                ") does not serve embeddings (its plugin declares no 'embeddings' operation)");
+      throw config::ConfigError(
+          "catalog." + alias + ": an embedding model, but provider '" + entry.provider + "' (plugin " +
+          route.provider->plugin_name() +
+          ") does not serve embeddings (its plugin declares no 'embeddings' operation)");
     }
     route.upstream = s.pools.at(entry.provider).get();
     // Built here, before serving, so the first request does not pay for the ranks.

@@ -197,7 +197,7 @@ std::optional<std::pair<std::size_t, std::size_t>> locate_value(std::string_view
 }
 
 std::optional<std::vector<std::pair<std::size_t, std::size_t>>> array_elements(std::string_view text,
-                                                                                std::size_t at) {
+                                                                               std::size_t at) {
   if (at >= text.size() || text[at] != '[') return std::nullopt;
   std::vector<std::pair<std::size_t, std::size_t>> out;
   std::size_t i = at + 1;

@@ -44,7 +44,7 @@ std::optional<std::pair<std::size_t, std::size_t>> locate_value(std::string_view
 // (its '[') in `text`, a valid JSON document; nullopt when no array starts
 // there. One pass, nothing parsed (an embedding's numbers stay text).
 std::optional<std::vector<std::pair<std::size_t, std::size_t>>> array_elements(std::string_view text,
-                                                                                std::size_t at);
+                                                                               std::size_t at);
 
 // `text` with the string value at each path replaced by its new content
 // (JSON-escaped here); the rest byte for byte as written. nullopt when a path

@@ -177,12 +177,13 @@ bool ChatEndpoint::validate(http::ServerCall& call, Flow& flow, Outcome& outcome
     return false;
   }
   if (flow.candidates->front()->entry.is_embedding()) {
-    answer_error(call,
-                 errors::bad_request("invalid_model",
-                                     "model '" + errors::input_excerpt(req.model) +
-                                         "' is an embedding model: POST /v1/embeddings serves it, not this API",
-                                     "model"),
-                 outcome);
+    answer_error(
+        call,
+        errors::bad_request("invalid_model",
+                            "model '" + errors::input_excerpt(req.model) +
+                                "' is an embedding model: POST /v1/embeddings serves it, not this API",
+                            "model"),
+        outcome);
     return false;
   }
   return true;

@@ -82,9 +82,8 @@ void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::Spe
       row.price_input_micros = p.input;
       row.price_output_micros = p.output;
       row.price_cached_micros = p.cached_input;
-      row.cost_micros =
-          pricing::cost_micros(p, row.prompt_tokens, row.cached_prompt_tokens, row.completion_tokens,
-                               row.cache_write_prompt_tokens);
+      row.cost_micros = pricing::cost_micros(p, row.prompt_tokens, row.cached_prompt_tokens,
+                                             row.completion_tokens, row.cache_write_prompt_tokens);
     }
   }
   if (spend == nullptr) return;

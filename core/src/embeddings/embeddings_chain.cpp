@@ -57,12 +57,13 @@ net::Task<void> ChatEndpoint::serve_embeddings(http::ServerCall& call, Outcome& 
   auto& request = std::get<embeddings::EmbeddingsRequest>(checked);
   const auto* candidates = deps_.catalog.resolve(request.model);
   if (candidates == nullptr || candidates->empty()) {
-    answer_error(call,
-                 errors::not_found("model_not_found",
-                                   "model '" + errors::input_excerpt(request.model) +
-                                       "' is not in the catalog; GET /v1/models lists the aliases you can use",
-                                   "model"),
-                 outcome);
+    answer_error(
+        call,
+        errors::not_found("model_not_found",
+                          "model '" + errors::input_excerpt(request.model) +
+                              "' is not in the catalog; GET /v1/models lists the aliases you can use",
+                          "model"),
+        outcome);
     co_return;
   }
   const catalog::ModelRoute& first = *candidates->front();
@@ -127,8 +128,9 @@ net::Task<void> ChatEndpoint::serve_embeddings(http::ServerCall& call, Outcome& 
       attempt.collected = &collected;
       if (!co_await try_model(attempt, body, last_error)) {
         logging::for_request(call.request_id())
-            .warn("model '{}' failed with {} {}; {}", route->entry.alias, last_error.status, last_error.code,
-                  route == candidates->back() ? "no model left to try" : "trying the next model of the route");
+            .warn(
+                "model '{}' failed with {} {}; {}", route->entry.alias, last_error.status, last_error.code,
+                route == candidates->back() ? "no model left to try" : "trying the next model of the route");
         failed_over = true;
         break;
       }

@@ -14,7 +14,8 @@ std::optional<errors::ApiError> check_tokens(const nlohmann::json& tokens, const
   if (tokens.empty()) return invalid("'" + param + "' is an empty token array", param);
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const auto& t = tokens[i];
-    if (!t.is_number_integer() || (t.is_number_integer() && !t.is_number_unsigned() && t.get<std::int64_t>() < 0)) {
+    if (!t.is_number_integer() ||
+        (t.is_number_integer() && !t.is_number_unsigned() && t.get<std::int64_t>() < 0)) {
       return invalid("'" + param + "[" + std::to_string(i) + "]' must be a token id (an integer >= 0)",
                      param + "[" + std::to_string(i) + "]");
     }
@@ -56,7 +57,8 @@ std::variant<EmbeddingsRequest, errors::ApiError> check_embeddings_request(nlohm
         const auto& item = (*input)[i];
         const std::string param = "input[" + std::to_string(i) + "]";
         if (r.tokens) {
-          if (!item.is_array()) return invalid("'" + param + "' must be a token array, as input[0] is", param);
+          if (!item.is_array())
+            return invalid("'" + param + "' must be a token array, as input[0] is", param);
           if (auto err = check_tokens(item, param)) return *err;
         } else {
           if (!item.is_string()) {
@@ -93,7 +95,8 @@ std::variant<EmbeddingsRequest, errors::ApiError> check_embeddings_request(nlohm
     r.user = u->get<std::string>();
   }
   for (const auto& [key, value] : doc.items()) {
-    if (key != "model" && key != "input" && key != "encoding_format" && key != "dimensions" && key != "user") {
+    if (key != "model" && key != "input" && key != "encoding_format" && key != "dimensions" &&
+        key != "user") {
       // As OpenAI answers an argument it does not know.
       return invalid("unrecognized request argument '" + errors::input_excerpt(key) +
                          "': the embeddings API takes model, input, encoding_format, dimensions and user",
@@ -107,7 +110,8 @@ std::string batch_body(const EmbeddingsRequest& request, std::size_t from, std::
   nlohmann::json body = nlohmann::json::object();
   body["model"] = request.model;
   nlohmann::json input = nlohmann::json::array();
-  for (std::size_t i = from; i < from + count && i < request.input.size(); ++i) input.push_back(request.input[i]);
+  for (std::size_t i = from; i < from + count && i < request.input.size(); ++i)
+    input.push_back(request.input[i]);
   body["input"] = std::move(input);
   body["encoding_format"] = request.encoding_format;
   if (request.dimensions) body["dimensions"] = *request.dimensions;

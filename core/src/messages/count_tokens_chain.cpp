@@ -11,8 +11,8 @@
 #include "logging/request_log.h"
 
 #include <modelgw/plugin.h>
-#include <modelgw/sdk.hpp>
 #include <modelgw/tokenizer.h>
+#include <modelgw/sdk.hpp>
 
 namespace modelgw::chat {
 namespace {
@@ -33,7 +33,8 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
   if (!admit(call, outcome)) co_return;
   if (!read_headers(call, flow, outcome)) co_return;
   if (!read_body(call, flow, outcome)) co_return;
-  auto opened = co_await outcome.door->open(std::move(flow.doc), outcome.row.tenant_id, call.request_id(), true);
+  auto opened =
+      co_await outcome.door->open(std::move(flow.doc), outcome.row.tenant_id, call.request_id(), true);
   if (auto* err = std::get_if<errors::ApiError>(&opened)) {
     answer_error(call, std::move(*err), outcome);
     co_return;
@@ -43,12 +44,13 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
   const std::string model = chat.value("model", std::string());
   const auto* candidates = deps_.catalog.resolve(model);
   if (candidates == nullptr || candidates->empty()) {
-    answer_error(call,
-                 errors::not_found("model_not_found",
-                                   "model '" + errors::input_excerpt(model) +
-                                       "' is not in the catalog; GET /v1/models lists the aliases you can use",
-                                   "model"),
-                 outcome);
+    answer_error(
+        call,
+        errors::not_found("model_not_found",
+                          "model '" + errors::input_excerpt(model) +
+                              "' is not in the catalog; GET /v1/models lists the aliases you can use",
+                          "model"),
+        outcome);
     co_return;
   }
   const catalog::ModelRoute& first = *candidates->front();
@@ -56,12 +58,13 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
   outcome.row.provider = first.entry.provider;
   outcome.row.upstream_model = first.entry.model;
   if (first.entry.is_embedding()) {
-    answer_error(call,
-                 errors::bad_request("invalid_model",
-                                     "model '" + errors::input_excerpt(model) +
-                                         "' is an embedding model: POST /v1/embeddings serves it, not this API",
-                                     "model"),
-                 outcome);
+    answer_error(
+        call,
+        errors::bad_request("invalid_model",
+                            "model '" + errors::input_excerpt(model) +
+                                "' is an embedding model: POST /v1/embeddings serves it, not this API",
+                            "model"),
+        outcome);
     co_return;
   }
   if (deps_.spend != nullptr && !co_await hold_requests(call, outcome)) co_return;
@@ -87,8 +90,8 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
     }
     // The Messages form to a provider that speaks it, else the chat form.
     const bool messages_form = door.native && provider.serves_natively(MGW_OPERATION_MESSAGES);
-    const std::string body = (messages_form ? *door.native : chat)
-                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string body =
+        (messages_form ? *door.native : chat).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     RoutePlan plan;
     plan.route = route;
     std::string collected;
@@ -104,7 +107,8 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
     attempt.client_headers = forwarded;
     if (!co_await try_model(attempt, body, last_error)) {
       logging::for_request(call.request_id())
-          .warn("model '{}' failed to count with {} {}; {}", route->entry.alias, last_error.status, last_error.code,
+          .warn("model '{}' failed to count with {} {}; {}", route->entry.alias, last_error.status,
+                last_error.code,
                 route == candidates->back() ? "no model left to try" : "trying the next model of the route");
       continue;
     }

@@ -128,7 +128,7 @@ std::optional<std::string> whole_message(std::string_view chat_completion, std::
          {"content", std::move(content)},
          // The model that served (a tier's), as the chain names it.
          {"model", chat.contains("model") && chat["model"].is_string() ? chat["model"].get<std::string>()
-                                                                      : std::string(alias)},
+                                                                       : std::string(alias)},
          {"stop_reason", stop_reason_for(finish)},
          {"stop_sequence", nullptr},
          {"usage", anthropic_usage(chat.contains("usage") ? usage_of_chat(chat["usage"]) : MessageUsage{})},
