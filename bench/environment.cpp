@@ -2,6 +2,7 @@
 
 #include "http_connection.h"
 #include "http_wire.h"
+#include "mock_embeddings.h"
 
 #include <algorithm>
 #include <chrono>
@@ -109,14 +110,18 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "pii: { default_mode: " << o.pii_mode << " }\n"
     << "providers:\n";
   // As many upstream connections as client ones: each open stream holds one.
-  const std::string upstream =
-      "plugin: openai, base_url: \"http://127.0.0.1:" + std::to_string(upstream_port_) +
-      "/v1\", api_key: \"" + kUpstreamKey + "\", timeout_ms: 600000" +
+  const std::string mock =
+      "base_url: \"http://127.0.0.1:" + std::to_string(upstream_port_) + "/v1\", api_key: \"" + kUpstreamKey +
+      "\", timeout_ms: 600000" +
       (o.default_caps ? std::string() : ", max_connections: " + std::to_string(max_connections));
+  const std::string upstream = "plugin: openai, " + mock;
   f << "  " << kProvider << ": { " << upstream
     << " }\n"
     // The same mock, sent POST /v1/responses as it is (the Responses API natively).
-    << "  " << kNativeProvider << ": { " << upstream << ", native_operations: [responses] }\n"
+    << "  " << kNativeProvider << ": { " << upstream
+    << ", native_operations: [responses] }\n"
+    // And as Anthropic (x-api-key; POST /v1/messages natively, the plugin's default).
+    << "  " << kAnthropicProvider << ": { plugin: anthropic, " << mock << " }\n"
     << "catalog:\n"
     << "  " << kModelAlias << ": { provider: " << kProvider
     << ", model: \"gpt-4o-mini\", context_window: 128000 }\n"  // priced by the dataset
@@ -127,7 +132,15 @@ void Environment::write_config(const EnvironmentOptions& o) {
     << "  " << kNativeAlias << ": { provider: " << kNativeProvider
     << ", model: \"gpt-4o-mini\", context_window: 128000 }\n"
     << "  " << kNativeSseAlias << ": { provider: " << kNativeProvider
-    << ", model: " << quoted(o.sse_stream_model) << ", prices: " << kPrices << " }\n";
+    << ", model: " << quoted(o.sse_stream_model) << ", prices: " << kPrices << " }\n"
+    << "  " << kAnthropicAlias << ": { provider: " << kAnthropicProvider
+    << ", model: " << quoted(kAnthropicModel) << ", context_window: 200000, prices: " << kAnthropicPrices
+    << " }\n"
+    // The mock's one answer has this many vectors of this length.
+    << "  " << kEmbeddingAlias << ": { provider: " << kProvider
+    << ", model: " << quoted(mock::kEmbeddingModel)
+    << ", kind: embedding, dimensions: " << mock::kEmbeddingDimensions << ", prices: " << kEmbeddingPrices
+    << " }\n";
   if (!f) throw std::runtime_error("cannot write " + config_path_);
 }
 

@@ -42,8 +42,17 @@ class Environment {
   // Aliases on the native provider: kModelAlias's and kSseAlias's upstream models.
   static constexpr const char* kNativeAlias = "gpt-4o-mini-native";
   static constexpr const char* kNativeSseAlias = "ssebench-native";
+  // Scenario (f): the anthropic plugin on the same mock (POST /v1/messages
+  // sent natively to its /v1/messages), and an embedding model on kProvider
+  // named as the mock's (so nginx and modelgw are sent the same bytes).
+  static constexpr const char* kAnthropicProvider = "anthropic";
+  static constexpr const char* kAnthropicAlias = "claude-bench";
+  static constexpr const char* kAnthropicModel = "claude-sonnet-4-5";
+  static constexpr const char* kEmbeddingAlias = "text-embedding-3-small";
   // The stream models are the fake upstream's fault names, not in the price dataset.
   static constexpr const char* kPrices = "{ input: 0.15, output: 0.60 }";
+  static constexpr const char* kAnthropicPrices = "{ input: 3.00, output: 15.00 }";
+  static constexpr const char* kEmbeddingPrices = "{ input: 0.02, output: 0 }";
 
   // Throws std::runtime_error with the reason (and log tails) on failure.
   explicit Environment(const EnvironmentOptions& options);

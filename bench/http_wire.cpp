@@ -30,11 +30,12 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 std::string build_request(std::string_view method, std::string_view path, std::string_view bearer,
-                          std::string_view body) {
+                          std::string_view body, std::string_view extra_headers) {
   std::string r;
-  r.reserve(256 + body.size());
+  r.reserve(256 + extra_headers.size() + body.size());
   r.append(method).append(" ").append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n");
   if (!bearer.empty()) r.append("Authorization: Bearer ").append(bearer).append("\r\n");
+  r.append(extra_headers);
   if (method == "POST") {
     r.append("Content-Type: application/json\r\nContent-Length: ").append(std::to_string(body.size()));
     r.append("\r\n");

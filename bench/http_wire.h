@@ -11,8 +11,10 @@
 namespace bench {
 
 // A complete request: POST with a JSON body, or GET without one.
+// `extra_headers` are whole lines ("Name: value\r\n" each), for the APIs
+// that authenticate otherwise (Anthropic's x-api-key).
 std::string build_request(std::string_view method, std::string_view path, std::string_view bearer,
-                          std::string_view body);
+                          std::string_view body, std::string_view extra_headers = {});
 
 struct ResponseHead {
   int status = 0;

@@ -8,6 +8,7 @@
 #include "http_connection.h"
 #include "http_wire.h"
 #include "load_generator.h"
+#include "messages_embeddings.h"
 #include "nginx_proxy.h"
 #include "options.h"
 #include "process.h"
@@ -506,6 +507,8 @@ int main(int argc, char** argv) {
   bool gateway_crashed = false;
   nlohmann::json responses;              // (e)'s figures, when it ran
   std::ostringstream responses_summary;  // printed after the comparison
+  nlohmann::json messages_embeddings;    // (f)'s, likewise
+  std::ostringstream messages_embeddings_summary;
   try {
     EnvironmentOptions eo;
     eo.modelgw_bin = o.modelgw_bin;
@@ -529,7 +532,8 @@ int main(int argc, char** argv) {
     smoke_test(env, body);
 
     std::unique_ptr<NginxProxy> nginx;
-    if (runs_comparison(o) && !o.skip_nginx) {
+    // (f) relays embeddings through nginx too.
+    if ((runs_comparison(o) || o.runs("messages_embeddings")) && !o.skip_nginx) {
       try {
         NginxOptions no;
         no.nginx_bin = o.nginx_bin;
@@ -562,6 +566,17 @@ int main(int argc, char** argv) {
     if (o.runs("hold") && !g_interrupted) report.streams = run_streams(o, env);
     if (o.runs("responses") && !g_interrupted)
       responses = run_responses(o, env, body, comparison, responses_summary);
+    if (o.runs("messages_embeddings") && !g_interrupted) {
+      ScenarioHooks hooks;
+      hooks.interrupted = &g_interrupted;
+      hooks.progress = progress;
+      hooks.after_pass = [&env] {
+        check_gateway_alive(env, "messages_embeddings");
+        settle();
+      };
+      messages_embeddings = run_messages_embeddings(scenario_settings(o), env, nginx.get(), body, hooks,
+                                                    messages_embeddings_summary);
+    }
 
     const bool failed = report.total_errors() > 0 || (report.streams && !report.streams_all_completed()) ||
                         comparison.failures() > 0;
@@ -590,6 +605,7 @@ int main(int argc, char** argv) {
   print_report(report, std::cout);
   if (runs_comparison(o)) print_comparison(comparison, std::cout);
   if (!responses_summary.str().empty()) std::cout << "\n" << responses_summary.str();
+  if (!messages_embeddings_summary.str().empty()) std::cout << "\n" << messages_embeddings_summary.str();
   const int exit_code = report.exit_code() != 0 || comparison.failures() > 0 || gateway_crashed ? 1 : 0;
   std::cout << "\nexit code " << exit_code << "\n";
   if (o.json_path) {
@@ -597,6 +613,7 @@ int main(int argc, char** argv) {
       nlohmann::json extra = nlohmann::json::object();
       if (runs_comparison(o)) extra["comparison"] = comparison_json(comparison);
       if (!responses.is_null()) extra["responses"] = responses;
+      if (!messages_embeddings.is_null()) extra["messages_embeddings"] = messages_embeddings;
       extra["exit_code"] = exit_code;
       write_json(report, *o.json_path, extra);
       std::cout << "JSON written to " << *o.json_path << "\n";

@@ -1,8 +1,9 @@
-// bench_mock_upstream: an event-driven OpenAI chat completions (and Responses API) upstream for
-// the benchmark. One io_context per thread (1 or 2), each with its own
-// SO_REUSEPORT acceptor, one coroutine per connection: thousands of open
-// streams cost a coroutine frame and a timer each, not a thread, so the mock
-// stays cheap next to the proxies it is measured behind.
+// bench_mock_upstream: an event-driven OpenAI chat completions (and Responses
+// API, embeddings and Anthropic Messages API) upstream for the benchmark. One
+// io_context per thread (1 or 2), each with its own SO_REUSEPORT acceptor, one
+// coroutine per connection: thousands of open streams cost a coroutine frame
+// and a timer each, not a thread, so the mock stays cheap next to the proxies
+// it is measured behind.
 //
 //   bench_mock_upstream [--port P] [--threads T] [--api-key K] [--answer-bytes N] [--words W]
 //
@@ -13,8 +14,12 @@
 // first. POST /v1/responses (the Responses API, as the gateway's native path
 // sends it: "store": false, no previous_response_id, else 400) answers the same
 // text and tokens as a "response" object, or streamed as the typed events
-// response.created ... response.completed, the same delay apart. Any GET
-// answers 200 (readiness). Stops on SIGTERM or SIGINT.
+// response.created ... response.completed, the same delay apart. POST
+// /v1/messages (Anthropic's, the key in x-api-key; not streamed) answers the
+// same text as a "message"; POST /v1/embeddings, whatever it asks, one fixed
+// list of 100 vectors of 1,536 floats (about 1.9 MB, built at start-up). Any
+// GET answers 200 (readiness). Stops on SIGTERM or SIGINT.
+#include "mock_embeddings.h"
 #include "mock_wire.h"
 
 #include <utility>  // before asio: Boost 1.74's awaitable.hpp uses std::exchange
@@ -26,6 +31,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,10 +51,34 @@ struct Settings {
   std::string api_key;
   std::size_t answer_bytes = 1024;
   int words = 8;  // stream chunks when the model does not say
+  // The embeddings answer, head and body: built once, every request is sent
+  // the same bytes (no per-request cost of the mock's beyond the write).
+  std::string embeddings_answer;
 };
 
-// Which API a POST asks: chat completions, or the Responses API.
-enum class Api { chat, responses };
+// Which API a POST asks: chat completions, the Responses API, Anthropic's
+// Messages API or embeddings.
+enum class Api { chat, responses, messages, embeddings };
+
+std::optional<Api> api_of(const std::string& path) {
+  if (path.rfind("/v1/chat/completions", 0) == 0) return Api::chat;
+  if (path.rfind("/v1/responses", 0) == 0) return Api::responses;
+  if (path == "/v1/messages") return Api::messages;  // not .../count_tokens
+  if (path.rfind("/v1/embeddings", 0) == 0) return Api::embeddings;
+  return std::nullopt;
+}
+
+// Bearer for OpenAI's APIs, x-api-key for Anthropic's (either is taken).
+bool authorized(const bench::mock::RequestHead& head, const Settings& s) {
+  return s.api_key.empty() || head.bearer == s.api_key || head.api_key == s.api_key;
+}
+
+// Why the mock refuses a request of `api` (400), or empty.
+std::string_view refusal(Api api, std::string_view body) {
+  if (api == Api::responses) return bench::mock::responses_refusal(body);
+  if (api == Api::messages) return bench::mock::messages_refusal(body);
+  return {};
+}
 
 asio::awaitable<void> stream(tcp::socket& sock, const bench::mock::ChatAsk& ask, std::size_t prompt_bytes,
                              const Settings& s, Api api) {
@@ -98,32 +128,35 @@ asio::awaitable<void> serve(tcp::socket sock, const Settings& s) {
       }
       const std::string_view body = std::string_view(buf).substr(head_len, head->content_length);
       std::string answer;
-      const bool chat = head->path.rfind("/v1/chat/completions", 0) == 0;
-      const Api api = chat ? Api::chat : Api::responses;
+      const std::optional<Api> api = api_of(head->path);
       if (head->method == "GET") {
         answer =
             "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n{\"ok\":true}";
-      } else if (head->method != "POST" || (!chat && head->path.rfind("/v1/responses", 0) != 0)) {
+      } else if (head->method != "POST" || !api) {
         answer = bench::mock::error_response(404, "not_found", "unknown path", false);
-      } else if (!s.api_key.empty() && head->bearer != s.api_key) {
+      } else if (!authorized(*head, s)) {
         answer = bench::mock::error_response(401, "invalid_api_key", "wrong or missing API key", false);
-      } else if (const std::string_view refusal =
-                     api == Api::responses ? bench::mock::responses_refusal(body) : std::string_view();
-                 !refusal.empty()) {
-        answer = bench::mock::error_response(400, "invalid_request_error", refusal, false);
+      } else if (const std::string_view why = refusal(*api, body); !why.empty()) {
+        answer = bench::mock::error_response(400, "invalid_request_error", why, false);
+      } else if (*api == Api::embeddings) {
+        buf.erase(0, need);
+        co_await asio::async_write(sock, asio::buffer(s.embeddings_answer), use_awaitable);
+        if (head->close) co_return;
+        continue;
       } else {
         const auto ask = bench::mock::read_chat(body);
         const std::size_t prompt_bytes = body.size();
         buf.erase(0, need);
         if (ask.stream) {
           if (ask.delay_ms > 0) buf.shrink_to_fit();
-          co_await stream(sock, ask, prompt_bytes, s, api);
+          co_await stream(sock, ask, prompt_bytes, s, *api);
           if (head->close || ask.delay_ms > 0) co_return;
           continue;
         }
-        answer = api == Api::responses
-                     ? bench::mock::responses_json_response(ask, s.answer_bytes, prompt_bytes)
-                     : bench::mock::json_response(ask, s.answer_bytes, prompt_bytes);
+        answer =
+            *api == Api::responses  ? bench::mock::responses_json_response(ask, s.answer_bytes, prompt_bytes)
+            : *api == Api::messages ? bench::mock::messages_json_response(ask, s.answer_bytes, prompt_bytes)
+                                    : bench::mock::json_response(ask, s.answer_bytes, prompt_bytes);
         co_await asio::async_write(sock, asio::buffer(answer), use_awaitable);
         if (head->close) co_return;
         continue;
@@ -191,7 +224,11 @@ void open_acceptor(tcp::acceptor& a, unsigned short port) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Settings s = parse(argc, argv);
+  Settings parsed = parse(argc, argv);
+  // About 10 tokens per input, as the bench's short passages are.
+  parsed.embeddings_answer = bench::mock::embeddings_response(
+      bench::mock::kEmbeddingVectors, bench::mock::kEmbeddingDimensions, 10 * bench::mock::kEmbeddingVectors);
+  const Settings& s = parsed;
   try {
     std::vector<std::unique_ptr<asio::io_context>> loops;
     std::vector<std::unique_ptr<tcp::acceptor>> acceptors;

@@ -161,6 +161,8 @@ std::optional<RequestHead> parse_request_head(std::string_view head) {
       h.close = iequals(value, "close");
     } else if (iequals(name, "authorization") && value.size() > 7 && iequals(value.substr(0, 7), "bearer ")) {
       h.bearer = std::string(trim(value.substr(7)));
+    } else if (iequals(name, "x-api-key")) {
+      h.api_key = std::string(value);
     }
   }
   return h;
@@ -246,6 +248,22 @@ std::string responses_json_response(const ChatAsk& ask, std::size_t content_byte
   const std::string body =
       response_object(ask, "completed", "[" + message_item("completed", content_text(content_bytes)) + "]",
                       responses_usage_json(prompt_bytes, content_bytes / 4 + 1));
+  return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+std::string_view messages_refusal(std::string_view body) {
+  if (member_value(body, "\"stream\"").substr(0, 4) == "true") return "the mock does not stream messages";
+  return {};
+}
+
+std::string messages_json_response(const ChatAsk& ask, std::size_t content_bytes, std::size_t prompt_bytes) {
+  const std::size_t input = std::max<std::size_t>(1, prompt_bytes / 4);
+  const std::string body =
+      R"({"id":"msg_mock","type":"message","role":"assistant","content":[{"type":"text","text":")" +
+      content_text(content_bytes) + R"("}],"model":")" + ask.model +
+      R"(","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":)" + std::to_string(input) +
+      R"(,"output_tokens":)" + std::to_string(content_bytes / 4 + 1) + "}}";
   return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
          std::to_string(body.size()) + "\r\n\r\n" + body;
 }

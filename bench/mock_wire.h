@@ -1,7 +1,8 @@
 // The bench mock upstream's wire format, without I/O: the request head it
 // needs (method, path, length, key), what a chat or Responses request asks
-// for, and the bytes of an OpenAI chat completion answer or stream event, or
-// of a Responses API response object or typed stream event.
+// for, and the bytes of an OpenAI chat completion answer or stream event, of
+// a Responses API response object or typed stream event, or of an Anthropic
+// message (the embeddings answer is mock_embeddings.h's).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,7 @@ struct RequestHead {
   std::size_t content_length = 0;
   bool close = false;  // "Connection: close" or HTTP/1.0
   std::string bearer;  // the Authorization bearer token, if any
+  std::string api_key;  // the x-api-key header (how Anthropic's clients send the key), if any
 };
 
 // Parses a complete head (up to and including the blank line). nullopt when
@@ -72,6 +74,18 @@ std::string responses_json_response(const ChatAsk& ask, std::size_t content_byte
 // response.completed with usage. `responses_group_count(words)` of them.
 std::size_t responses_group_count(int words);
 std::string responses_group(const ChatAsk& ask, int words, std::size_t index, std::size_t prompt_bytes);
+
+// Anthropic's Messages API (POST /v1/messages), as the gateway's anthropic
+// provider sends it natively: read_chat reads its "model" and "stream".
+//
+// Why the mock refuses the request (400), or empty: it does not stream
+// messages (the bench only measures the non-streamed answer).
+std::string_view messages_refusal(std::string_view body);
+
+// A complete non-streamed response: a "message" whose one text block is the
+// chat answer's `content_bytes` of text, stop_reason end_turn, and usage
+// (input_tokens and output_tokens as chat's prompt and completion tokens).
+std::string messages_json_response(const ChatAsk& ask, std::size_t content_bytes, std::size_t prompt_bytes);
 
 // The end of the chunked body.
 inline constexpr std::string_view kLastChunk = "0\r\n\r\n";

@@ -30,7 +30,9 @@ scenarios:
   --scenarios LIST       comma-separated, from saturation, latency, sse, attack
                          (the default: all four) and the older phases direct
                          (direct vs gateway, closed loop at C and C=1) and hold
-                         (--streams at once through the gateway)
+                         (--streams at once through the gateway); not in the
+                         default either: responses (e) and messages_embeddings
+                         (f), see README.md
   --quick                short sizes for a smoke run (each can still be set)
 (a) saturation, and the direct phase:
   --concurrency N        workers (keep-alive connections), closed loop (16)
@@ -111,8 +113,8 @@ double to_seconds(const std::string& name, const std::string& value, double min)
 }
 
 std::vector<std::string> split_list(const std::string& value) {
-  static const std::vector<std::string> kKnown = {"saturation", "latency", "sse",      "attack",
-                                                  "direct",     "hold",    "responses"};
+  static const std::vector<std::string> kKnown = {
+      "saturation", "latency", "sse", "attack", "direct", "hold", "responses", "messages_embeddings"};
   std::vector<std::string> out;
   std::size_t pos = 0;
   while (pos <= value.size()) {
