@@ -130,6 +130,13 @@ TEST_F(MessagesApiTest, TheAnthropicProviderGetsTheClientsOwnRequest) {
   EXPECT_EQ(sent["body"]["system"][0]["cache_control"]["type"], "ephemeral") << "cache_control is kept";
   EXPECT_EQ(sent["body"]["metadata"]["user_id"], "u-1");
   EXPECT_EQ(sent["body"]["max_tokens"], 300);
+  EXPECT_EQ(sent["headers"]["anthropic-beta"], "prompt-caching-2024-07-31") << "the client's beta is passed on";
+  // Translated, the beta means nothing: not sent, noted in the log.
+  const auto translated = post(request("gpt-4o-mini", "msg-beta-marker x"),
+                               {{"x-api-key", key()}, {"anthropic-beta", "prompt-caching-2024-07-31"}});
+  ASSERT_EQ(translated.status, 200) << translated.body;
+  EXPECT_FALSE(stack().fake->find_request("msg-beta-marker")["headers"].contains("anthropic-beta"));
+  EXPECT_TRUE(stack().gateway->wait_log("anthropic-beta header is not passed", std::chrono::seconds(5)));
   EXPECT_EQ(usage_record(r.header("x-request-id"))["provider"], "anthropic");
 }
 

@@ -7,8 +7,6 @@
 #include "logging/request_log.h"
 #include "plugins/storage_failure.h"
 
-#include <modelgw/sdk.hpp>
-
 namespace modelgw::chat {
 
 void ChatEndpoint::answer_error(http::ServerCall& call, errors::ApiError error, Outcome& outcome) const {
@@ -93,14 +91,7 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
     flow.native_text = flow.native_doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     flow.native_doc = nlohmann::json();
   }
-  // The client's headers the door passes on to a native provider.
-  std::vector<mgw_header> forwarded;
-  if (outcome.door != nullptr) {
-    for (const std::string_view name : outcome.door->forwarded_headers()) {
-      const std::string_view value = call.request().header(name);
-      if (!value.empty()) forwarded.push_back(mgw_header{mgw::str(name), mgw::str(value)});
-    }
-  }
+  const std::vector<mgw_header> forwarded = forwarded_client_headers(call, outcome.door);
   const auto budget_end = std::chrono::steady_clock::now() + policy_.budget();
   const metrics::OpenStream open_stream(deps_.metrics, req.stream);
   errors::ApiError last_error;

@@ -324,6 +324,16 @@ net::Task<Attempt> attempt_once(AttemptContext& a, const mgw_call_context& ctx,
 
 }  // namespace
 
+std::vector<mgw_header> forwarded_client_headers(const http::ServerCall& call, const FrontDoor* door) {
+  std::vector<mgw_header> out;
+  if (door == nullptr) return out;
+  for (const std::string_view name : door->forwarded_headers()) {
+    const std::string_view value = call.request().header(name);
+    if (!value.empty()) out.push_back(mgw_header{mgw::str(name), mgw::str(value)});
+  }
+  return out;
+}
+
 net::Task<bool> try_model(AttemptContext& a, std::string_view body, errors::ApiError& last_error) {
   const catalog::ModelRoute& route = *a.plan.route;
   a.body = body;

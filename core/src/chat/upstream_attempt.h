@@ -15,6 +15,7 @@
 #include <chrono>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace modelgw::chat {
 
@@ -39,6 +40,10 @@ struct AttemptContext {
   // a whole answer the plugin parsed is kept here instead of sent.
   std::string* collected = nullptr;
 };
+
+// The client's headers `door` passes on to a provider that serves its API
+// natively (FrontDoor::forwarded_headers), as views into the call's request.
+std::vector<mgw_header> forwarded_client_headers(const http::ServerCall& call, const FrontDoor* door);
 
 // True when the call is settled (answered, or the client left); false when
 // the next model of the route should be tried, with the retryable failure in

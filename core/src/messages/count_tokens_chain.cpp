@@ -12,7 +12,6 @@
 
 #include <modelgw/plugin.h>
 #include <modelgw/tokenizer.h>
-#include <modelgw/sdk.hpp>
 
 namespace modelgw::chat {
 namespace {
@@ -99,11 +98,7 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
     attempt.native_operation = MGW_OPERATION_COUNT_TOKENS;
     attempt.native_body = body;
     attempt.collected = &collected;
-    std::vector<mgw_header> forwarded;
-    for (const std::string_view name : outcome.door->forwarded_headers()) {
-      const std::string_view value = call.request().header(name);
-      if (!value.empty()) forwarded.push_back(mgw_header{mgw::str(name), mgw::str(value)});
-    }
+    const std::vector<mgw_header> forwarded = forwarded_client_headers(call, outcome.door);
     attempt.client_headers = forwarded;
     if (!co_await try_model(attempt, body, last_error)) {
       logging::for_request(call.request_id())
