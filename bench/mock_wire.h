@@ -16,8 +16,8 @@ struct RequestHead {
   std::string method;
   std::string path;
   std::size_t content_length = 0;
-  bool close = false;  // "Connection: close" or HTTP/1.0
-  std::string bearer;  // the Authorization bearer token, if any
+  bool close = false;   // "Connection: close" or HTTP/1.0
+  std::string bearer;   // the Authorization bearer token, if any
   std::string api_key;  // the x-api-key header (how Anthropic's clients send the key), if any
 };
 

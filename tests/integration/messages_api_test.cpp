@@ -130,7 +130,8 @@ TEST_F(MessagesApiTest, TheAnthropicProviderGetsTheClientsOwnRequest) {
   EXPECT_EQ(sent["body"]["system"][0]["cache_control"]["type"], "ephemeral") << "cache_control is kept";
   EXPECT_EQ(sent["body"]["metadata"]["user_id"], "u-1");
   EXPECT_EQ(sent["body"]["max_tokens"], 300);
-  EXPECT_EQ(sent["headers"]["anthropic-beta"], "prompt-caching-2024-07-31") << "the client's beta is passed on";
+  EXPECT_EQ(sent["headers"]["anthropic-beta"], "prompt-caching-2024-07-31")
+      << "the client's beta is passed on";
   // Translated, the beta means nothing: not sent, noted in the log.
   const auto translated = post(request("gpt-4o-mini", "msg-beta-marker x"),
                                {{"x-api-key", key()}, {"anthropic-beta", "prompt-caching-2024-07-31"}});
