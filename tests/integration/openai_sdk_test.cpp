@@ -186,14 +186,17 @@ TEST(CodexCliTest, OneExecTurnGoesThroughTheGateway) {
       {"HOME", home.path.string()}, {"CODEX_HOME", codex_home.string()}, {"MODELGW_API_KEY", stack->key.key},
       {"NO_PROXY", "127.0.0.1"},    {"no_proxy", "127.0.0.1"},
   };
-  const RunResult run =
-      run_to_exit(codex.string(), {"exec", "--skip-git-repo-check", "say hi codex"}, env, 90s);
+  // In the empty home, not the test's working directory (see ClaudeCodeTest).
+  const RunResult run = run_to_exit(
+      "/usr/bin/env",
+      {"-C", home.path.string(), codex.string(), "exec", "--skip-git-repo-check", "say hi codex"}, env, 90s);
   ASSERT_EQ(run.exit_code, 0) << "codex exec exited " << run.exit_code << "\n--- stdout ---\n"
                               << run.out << "\n--- stderr ---\n"
                               << run.err;
   EXPECT_NE(run.out.find("echo: say hi codex"), std::string::npos) << run.out;
   // It came through /v1/responses, recorded as such.
-  ASSERT_TRUE(stack->gateway->wait_log("model=gpt status=200", 5s)) << stack->gateway->log();
+  ASSERT_TRUE(stack->gateway->wait_log("\"path\":\"/v1/responses\",\"status\":200", 5s))
+      << stack->gateway->log();
   EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
 }
 
@@ -227,18 +230,25 @@ TEST(ClaudeCodeTest, OnePrintTurnGoesThroughTheGateway) {
       {"NO_PROXY", "127.0.0.1"},
       {"no_proxy", "127.0.0.1"},
   };
-  const RunResult run =
-      run_to_exit(claude.string(), {"-p", "claude-code-marker say hi", "--model", "claude"}, env, 90s);
+  // Run in the empty home, not the test's working directory: Claude Code puts
+  // the directory's git status into its prompt, so a checkout with changes
+  // made the echoed answer (and the next turn) as large as the change list.
+  const RunResult run = run_to_exit(
+      "/usr/bin/env",
+      {"-C", home.path.string(), claude.string(), "-p", "claude-code-marker say hi", "--model", "claude"},
+      env, 90s);
   ASSERT_EQ(run.exit_code, 0) << "claude -p exited " << run.exit_code << "\n--- stdout ---\n"
                               << run.out << "\n--- stderr ---\n"
-                              << run.err;
+                              << run.err << "\n--- gateway ---\n"
+                              << stack->gateway->log();
   EXPECT_NE(run.out.find("echo:"), std::string::npos) << run.out;
   // It came through /v1/messages to the vendor's own API, recorded as such.
   const json sent = stack->fake->find_request("claude-code-marker");
   ASSERT_TRUE(sent.is_object()) << stack->gateway->log();
   EXPECT_EQ(sent["path"], "/v1/messages");
   EXPECT_EQ(sent["body"]["model"], "claude-sonnet-4-5");
-  ASSERT_TRUE(stack->gateway->wait_log("model=claude status=200", 5s)) << stack->gateway->log();
+  ASSERT_TRUE(stack->gateway->wait_log("\"path\":\"/v1/messages\",\"status\":200", 5s))
+      << stack->gateway->log();
   EXPECT_EQ(stack->gateway->log().find(kProviderKey), std::string::npos);
 }
 

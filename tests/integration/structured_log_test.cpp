@@ -150,8 +150,8 @@ TEST_F(StructuredLogTest, EveryLineIsJsonWithRequestIdsOneAccessLinePerRequestAn
   for (const auto& id : ids) EXPECT_EQ(access_lines[id], 1) << "access lines for " << id << "\n" << log;
   for (const auto& [id, n] : access_lines) EXPECT_EQ(n, 1) << id;
 
-  // The chat lines are about their requests, warn paths included.
-  EXPECT_TRUE(scoped.count(ids[0])) << "the chat line of " << ids[0];
+  // A served chat request's summary is its access line (below); the warn
+  // paths add lines about their requests.
   EXPECT_TRUE(scoped.count(ids[3])) << "the provider failure of " << ids[3];
   EXPECT_TRUE(scoped.count(ids[4])) << "the unreachable provider of " << ids[4];
 
@@ -172,6 +172,10 @@ TEST_F(StructuredLogTest, EveryLineIsJsonWithRequestIdsOneAccessLinePerRequestAn
   EXPECT_EQ(chat["provider"], "openai");
   EXPECT_EQ(chat["streamed"], false);
   EXPECT_GT(chat["bytes"].get<int>(), 0);
+  EXPECT_GT(chat["tokens"].get<int>(), 0);
+  EXPECT_EQ(chat["attempts"], 1);
+  EXPECT_EQ(chat["pii"], "flagged");  // the action, never the values (checked above)
+  EXPECT_EQ(access_of(ids[1])["pii"], "masked");
   EXPECT_EQ(access_of(ids[2])["streamed"], true);
   EXPECT_EQ(access_of(ids[3])["error"], "provider_failed");
   EXPECT_EQ(access_of(ids[5])["status"], 401);

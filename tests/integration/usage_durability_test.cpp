@@ -147,6 +147,8 @@ TEST(UsageDurabilityTest, AStoreLockedMidRunThenFreedEndsWithOneRecordPerServedR
   expect_one_record_each(stack->usage(), ids);
   ASSERT_TRUE(eventually([&] { return readyz(port)["usage"]["state"] == "storing"; }));
   EXPECT_EQ(readyz(port)["usage"]["journal_records"], 0);
+  // Log lines are written in batches (within logging's flush interval).
+  EXPECT_TRUE(stack->gateway->wait_log("storage answers again", 2s)) << stack->gateway->log();
   const std::string log = stack->gateway->log();
   EXPECT_EQ(count_lines(log, "cannot be stored"), 1u) << "one line per change of state, not per attempt";
   EXPECT_EQ(count_lines(log, "storage answers again"), 1u);

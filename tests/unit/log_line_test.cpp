@@ -102,15 +102,14 @@ TEST(LogLineTest, TextLineIsOneLineWithFieldsAfterTheMessage) {
   EXPECT_NE(line.find(" info two\\nlines \\x01 request_id=req_9\n"), std::string::npos) << line;
 }
 
-// Through a real logger: the access line's members, and its off switch.
+// Through the output the process gives it: the access line's members, and
+// its off switch.
 class AccessLogTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out_);
-    sink->set_formatter(std::make_unique<LineFormatter>(Format::json));
-    logger_ = std::make_shared<spdlog::logger>("access-test", sink);
+  void TearDown() override { configure_access_log(nullptr, Format::json, AccessFormat::json); }
+  LineOutput output() {
+    return [this](std::string_view line) { out_ << line; };
   }
-  void TearDown() override { configure_access_log(nullptr, AccessFormat::json); }
 
   static AccessRecord record() {
     AccessRecord r;
@@ -129,11 +128,10 @@ class AccessLogTest : public ::testing::Test {
   }
 
   std::ostringstream out_;
-  std::shared_ptr<spdlog::logger> logger_;
 };
 
 TEST_F(AccessLogTest, JsonAccessLineHasTheRequestsFields) {
-  configure_access_log(logger_, AccessFormat::json);
+  configure_access_log(output(), Format::json, AccessFormat::json);
   write_access(record());
   const json j = parse_line(out_.str());
   EXPECT_EQ(j["log"], "access");
@@ -149,10 +147,47 @@ TEST_F(AccessLogTest, JsonAccessLineHasTheRequestsFields) {
   EXPECT_EQ(j["provider"], "openai");
   EXPECT_EQ(j["streamed"], true);
   EXPECT_EQ(j["trace_id"], "");
+  EXPECT_FALSE(j.contains("tokens")) << "no chain ran: no tokens, attempts or pii";
+}
+
+TEST_F(AccessLogTest, AChainsRequestLineCarriesTokensAttemptsAndPii) {
+  configure_access_log(output(), Format::json, AccessFormat::json);
+  AccessRecord r = record();
+  r.tokens = 517;
+  r.attempts = 2;
+  r.pii = "mask";
+  write_access(r);
+  const json j = parse_line(out_.str());
+  EXPECT_EQ(j["tokens"], 517);
+  EXPECT_EQ(j["attempts"], 2);
+  EXPECT_EQ(j["pii"], "mask");
+}
+
+TEST_F(AccessLogTest, ValuesCannotBreakTheLineOrAddMembers) {
+  configure_access_log(output(), Format::json, AccessFormat::json);
+  AccessRecord r = record();
+  const std::string alias = "a\"},\"status\":200,\"x\":\"\n\x01\xff\xc3(";
+  r.alias = alias;
+  write_access(r);
+  const json j = parse_line(out_.str());
+  EXPECT_EQ(j["alias"], "a\"},\"status\":200,\"x\":\"\n\x01\xEF\xBF\xBD\xEF\xBF\xBD(");
+  EXPECT_EQ(j["status"], 429);
+  EXPECT_FALSE(j.contains("x"));
+}
+
+TEST_F(AccessLogTest, TextLinesKeepTheMembersAsPairsOnOneLine) {
+  configure_access_log(output(), Format::text, AccessFormat::json);
+  AccessRecord r = record();
+  r.tenant = "ac\nme";
+  write_access(r);
+  const std::string line = out_.str();
+  EXPECT_EQ(line.find('\n'), line.size() - 1) << line;
+  EXPECT_NE(line.find(" info access log=access request_id=req_1 method=POST "), std::string::npos) << line;
+  EXPECT_NE(line.find(" tenant=ac\\nme "), std::string::npos) << line;
 }
 
 TEST_F(AccessLogTest, CombinedAccessLineIsOneMessage) {
-  configure_access_log(logger_, AccessFormat::combined);
+  configure_access_log(output(), Format::json, AccessFormat::combined);
   write_access(record());
   const json j = parse_line(out_.str());
   EXPECT_EQ(j["request_id"], "req_1");
@@ -161,7 +196,7 @@ TEST_F(AccessLogTest, CombinedAccessLineIsOneMessage) {
 }
 
 TEST_F(AccessLogTest, OffWritesNothing) {
-  configure_access_log(nullptr, AccessFormat::json);
+  configure_access_log(nullptr, Format::json, AccessFormat::json);
   EXPECT_FALSE(access_log_enabled());
   write_access(record());
   EXPECT_TRUE(out_.str().empty());

@@ -1,6 +1,7 @@
 #include "chat/record.h"
 
 #include "chat/outcome_metrics.h"
+#include "logging/access_log.h"
 #include "logging/request_log.h"
 
 #include <chrono>
@@ -43,17 +44,23 @@ void record_outcome(Outcome& outcome, http::ServerCall& call, usage::UsageWriter
   row.latency_us = call.elapsed_us();
   row.streamed = outcome.streamed;
   if (row.total_tokens == 0) row.total_tokens = row.prompt_tokens + row.completion_tokens;
-  logging::for_request(call.request_id())
-      .info(
-          "chat: tenant={} model={} status={} error={} tokens={} attempts={} latency_us={} pii={} "
-          "trace_id={}",
-          outcome.principal->tenant_name, row.alias.empty() ? "-" : row.alias, row.http_status,
-          row.error_code.empty() ? "-" : row.error_code, row.total_tokens, outcome.attempts, row.latency_us,
-          row.pii_action.empty() ? "-" : row.pii_action, row.trace_id);
   http::AccessNote& note = call.access_note();
   note.alias = row.alias;
   note.provider = row.provider;
   if (!row.error_code.empty()) note.error_code = row.error_code;  // a stream's error is not a send_error
+  note.tokens = row.total_tokens;
+  note.attempts = outcome.attempts;
+  note.pii = row.pii_action;
+  // The access line is the request's one line; without it, this line is.
+  if (!logging::access_log_enabled()) {
+    logging::for_request(call.request_id())
+        .info(
+            "chat: tenant={} model={} status={} error={} tokens={} attempts={} latency_us={} pii={} "
+            "trace_id={}",
+            outcome.principal->tenant_name, row.alias.empty() ? "-" : row.alias, row.http_status,
+            row.error_code.empty() ? "-" : row.error_code, row.total_tokens, outcome.attempts, row.latency_us,
+            row.pii_action.empty() ? "-" : row.pii_action, row.trace_id);
+  }
   observe_outcome(outcome.metrics, outcome);
   usage.enqueue(std::move(row));
 }

@@ -10,7 +10,7 @@ void log_access(const ServerCall& call, bool delivered) {
   logging::AccessRecord r;
   r.request_id = call.request_id();
   r.method = call.request().method;
-  r.path = std::string(call.request().path());  // never the query: its values may be anything
+  r.path = call.request().path();  // never the query: its values may be anything
   // 499 (as nginx logs it): the client left before the answer reached it.
   r.status = note.error_code == "client_disconnected" || (!delivered && call.status_sent() == 0)
                  ? 499
@@ -24,6 +24,9 @@ void log_access(const ServerCall& call, bool delivered) {
   r.trace_id = note.trace_id;
   r.streamed = call.streaming();
   r.delivered = delivered;
+  r.tokens = note.tokens;
+  r.attempts = note.attempts;
+  r.pii = note.pii;
   logging::write_access(r);
 }
 

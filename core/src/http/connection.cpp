@@ -207,7 +207,9 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   } catch (...) {
     logging::for_request(call.request_id()).error("request failed in the gateway");
   }
-  if (!call.answered()) call.send_error(errors::internal_error());
+  // A handler that gave no answer is a gateway bug: 500, unless the client
+  // left (nobody to answer; its access line says 499).
+  if (!call.answered() && !call.client_gone()) call.send_error(errors::internal_error());
   const bool delivered = !call.client_gone() && co_await call.flush();
   in_handler_ = false;
   hangup_ = nullptr;

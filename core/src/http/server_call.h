@@ -82,6 +82,10 @@ struct AccessNote {
   std::string provider;    // chat: the provider that answered last
   std::string trace_id;    // the trace this call belongs to, when tracing is on
   std::string error_code;  // the error answered (send_error sets it; a stream's error too)
+  // Set by a chain when it records the request (chat/record.cpp); -1: none ran.
+  std::int64_t tokens = -1;
+  int attempts = -1;
+  std::string pii;  // the PII action taken, "" when none
 };
 
 class ServerCall {

@@ -8,6 +8,7 @@
 #include <spdlog/formatter.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,18 @@ enum class Format { json, text };
 
 // The payload for `message` with `fields` (a JSON object) attached.
 std::string with_fields(const nlohmann::json& fields, std::string_view message);
+
+// The pieces every line is made of, shared with lines built without spdlog
+// (the access log). RFC 3339 in UTC with milliseconds: sortable, and the same
+// on every host.
+void append_time(std::string& out, std::chrono::system_clock::time_point time);
+// Text lines keep one event on one line: control characters are escaped.
+void append_text(std::string& out, std::string_view s);
+std::string_view level_name(spdlog::level::level_enum level);
+// `{"ts":"...","level":"...","msg":` (JSON: the message's text follows) or
+// `<ts> <level> ` (text).
+void append_line_start(std::string& out, Format format, spdlog::level::level_enum level,
+                       std::chrono::system_clock::time_point time);
 
 // Turns each event into one line. Control characters, quotes and invalid
 // UTF-8 in a message cannot break the line: JSON escapes them (invalid bytes

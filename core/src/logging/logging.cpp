@@ -1,21 +1,34 @@
 #include "logging/logging.h"
 
 #include "config/config.h"
+#include "logging/batched_sink.h"
+#include "logging/json_text.h"
 
-#include <spdlog/async.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+
+#include <unistd.h>
+#include <cstdio>
 
 namespace modelgw::logging {
 namespace {
 
-std::shared_ptr<spdlog::logger> make_logger(const std::string& name, spdlog::sink_ptr sink, bool async) {
-  if (async) {
-    // Under overload, drop the oldest lines rather than stall request threads.
-    return std::make_shared<spdlog::async_logger>(name, std::move(sink), spdlog::thread_pool(),
-                                                  spdlog::async_overflow_policy::overrun_oldest);
+// The serving process's writer (null for the command-line tools).
+std::shared_ptr<LineWriter> g_writer;
+
+std::string dropped_line(Format format, std::uint64_t dropped) {
+  std::string line;
+  append_line_start(line, format, spdlog::level::warn, std::chrono::system_clock::now());
+  const std::string message =
+      "log lines dropped: stderr did not keep up (" + std::to_string(dropped) + " lines)";
+  if (format == Format::json) {
+    append_json_string(line, message);
+    line.push_back('}');
+  } else {
+    append_text(line, message);
   }
-  return std::make_shared<spdlog::logger>(name, std::move(sink));
+  line.push_back('\n');
+  return line;
 }
 
 }  // namespace
@@ -30,20 +43,29 @@ Options options_from(const config::LoggingConfig& config) {
 }
 
 void init(const Options& options, bool async) {
-  if (async) spdlog::init_thread_pool(16384, 1);
-  // One sink for both loggers: their lines never interleave mid-line.
-  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-  sink->set_formatter(std::make_unique<LineFormatter>(options.format));
-  auto logger = make_logger("modelgw", sink, async);
-  logger->set_level(spdlog::level::from_str(options.level));
-  logger->flush_on(spdlog::level::warn);
-  spdlog::set_default_logger(std::move(logger));
-  std::shared_ptr<spdlog::logger> access;
-  if (options.access_log) {
-    access = make_logger("access", sink, async);
-    access->set_level(spdlog::level::info);
+  spdlog::sink_ptr sink;
+  if (async) {
+    g_writer = std::make_shared<LineWriter>(
+        STDERR_FILENO, [format = options.format](std::uint64_t n) { return dropped_line(format, n); });
+    sink = std::make_shared<BatchedSink>(g_writer);
+  } else {
+    sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
   }
-  configure_access_log(std::move(access), options.access_format);
+  sink->set_formatter(std::make_unique<LineFormatter>(options.format));
+  auto logger = std::make_shared<spdlog::logger>("modelgw", sink);
+  logger->set_level(spdlog::level::from_str(options.level));
+  logger->flush_on(spdlog::level::warn);  // the writer wakes now rather than within its interval
+  spdlog::set_default_logger(std::move(logger));
+  LineOutput access;
+  if (options.access_log) {
+    if (g_writer) {
+      access = [writer = g_writer](std::string_view line) { writer->append(line); };
+    } else {
+      // Synchronous (tools): one fwrite per line, atomic under stdio's lock.
+      access = [](std::string_view line) { std::fwrite(line.data(), 1, line.size(), stderr); };
+    }
+  }
+  configure_access_log(std::move(access), options.format, options.access_format);
 }
 
 void init(const std::string& level, bool async) {
@@ -55,8 +77,12 @@ void init(const std::string& level, bool async) {
 }
 
 void shutdown() {
-  configure_access_log(nullptr, AccessFormat::json);
+  configure_access_log(nullptr, Format::json, AccessFormat::json);
   spdlog::shutdown();
+  if (g_writer) {
+    g_writer->stop();  // everything queued is written
+    g_writer.reset();
+  }
 }
 
 }  // namespace modelgw::logging

@@ -22,8 +22,9 @@ struct Options {
 Options options_from(const config::LoggingConfig& config);
 
 // Sets up the process logger: one line per event on stderr (journald picks it
-// up under systemd), written by a background thread when `async` so a slow
-// terminal or journal never blocks a request thread.
+// up under systemd). When `async` (serving), lines are queued and written in
+// batches by one background thread (line_writer.h), so a slow terminal or
+// journal never blocks a request thread; else each is written at once.
 void init(const Options& options, bool async);
 // Text lines at `level`, no access log: for the command-line tools.
 void init(const std::string& level, bool async);

@@ -1,5 +1,6 @@
 #include "response_mapper.h"
 
+#include "answer_splice.h"
 #include "usage.h"
 
 #include <modelgw/provider/json.hpp>
@@ -29,6 +30,12 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
     return;
   }
 
+  if (auto spliced = splice_answer(body, dump(Json(view(call.alias))))) {
+    if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &spliced->usage);
+    if (out.callback_body != nullptr) out.callback_body(out.host_data, str(spliced->body));
+    return;
+  }
+  // Anything out of the ordinary: parsed, checked and mapped member by member.
   Json doc = parse_bounded(body);
   if (doc.is_discarded()) {
     return bad_success(out, status, "with a body that is not JSON");

@@ -58,7 +58,25 @@ mgw_str Statement::str(int column) const noexcept {
   return mgw_str{t.data(), t.size()};
 }
 
+namespace {
+
+// SQLite counts every allocation under a process-wide mutex for
+// sqlite3_status(), which nothing here reads: the usage writer took and gave
+// back that mutex several times per record. Off before SQLite initialises
+// (the first open); when the process initialised SQLite earlier, the call
+// fails harmlessly and the counters stay on.
+void turn_off_memory_statistics() {
+  static const bool once = [] {
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    return true;
+  }();
+  (void)once;
+}
+
+}  // namespace
+
 Connection::Connection(const std::string& path, Role role, int busy_timeout_ms) {
+  turn_off_memory_statistics();
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
   if (role == Role::kWriter) flags |= SQLITE_OPEN_CREATE;
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);

@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <modelgw/sdk.hpp>
@@ -97,56 +99,109 @@ void insert_row(Statement& insert, const UsageRow& row) {
   insert.run();
 }
 
-// The record's hour of the rollups, in the same transaction as the record.
-void add_to_rollup(Statement& upsert, const UsageRow& row) {
-  const auto& r = row.record;
-  upsert.bind(1, r.tenant_id);
-  upsert.bind(2, r.created_unix_ms - (((r.created_unix_ms % 3'600'000) + 3'600'000) % 3'600'000));
-  upsert.bind(3, row.alias);
-  upsert.bind(4, row.feature);
-  upsert.bind(5, r.key_id);
-  upsert.bind(6, std::int64_t{r.http_status});
-  upsert.bind(7, std::int64_t{r.streamed != 0 ? 1 : 0});
-  upsert.bind(8, r.prompt_tokens);
-  upsert.bind(9, r.completion_tokens);
-  upsert.bind(10, r.total_tokens);
-  upsert.bind(11, r.cost_micros);
-  upsert.bind(12, row.operation);
-  upsert.run();
-}
+// The rollup rows and the lease charges of one batch, summed before they
+// are written: at load a batch holds hundreds of records of the same few
+// (tenant, hour, alias, ...) groups and leases, and one UPDATE per group or
+// lease replaces one per record (with budgets, a credit account and a
+// feature, seven statements per record became one INSERT and one lookup).
+class BatchSums {
+ public:
+  void add(const UsageRow& row) {
+    const auto& r = row.record;
+    const std::int64_t hour = r.created_unix_ms - (((r.created_unix_ms % 3'600'000) + 3'600'000) % 3'600'000);
+    auto& sum =
+        rollups_[RollupKey{r.tenant_id, hour, std::string(row.alias), std::string(row.feature), r.key_id,
+                           r.http_status, r.streamed != 0 ? 1 : 0, std::string(row.operation)}];
+    sum.requests += 1;
+    sum.prompt_tokens += r.prompt_tokens;
+    sum.completion_tokens += r.completion_tokens;
+    sum.total_tokens += r.total_tokens;
+    sum.cost_micros += r.cost_micros;
+    for (std::size_t i = 0; i < r.charge_count; ++i) {
+      const mgw_ledger_charge& charge = r.charges[i];
+      if (charge.amount > 0) leases_[charge.lease_id] += charge.amount;
+    }
+  }
 
-// What the record's request cost, settled against the leases it was held on:
-// the lease's settled part and its window's spent rise together, so what a
-// ledger counts as spent is exactly what its records say.
-void settle_charges(Connection& c, const UsageRow& row, const mgw_host_api* host) {
-  const auto& r = row.record;
-  for (std::size_t i = 0; i < r.charge_count; ++i) {
-    const mgw_ledger_charge& charge = r.charges[i];
-    if (charge.amount <= 0) continue;
+  // The records' hours of the rollups, in the same transaction as the records.
+  void write_rollups(Connection& c) const {
+    auto upsert = c.statement(
+        "INSERT INTO usage_rollup_hour (tenant_id, hour_start, alias, feature, key_id, http_status, "
+        "streamed, operation, requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+        "ON CONFLICT DO UPDATE SET requests = requests + excluded.requests, "
+        "prompt_tokens = prompt_tokens + excluded.prompt_tokens, "
+        "completion_tokens = completion_tokens + excluded.completion_tokens, "
+        "total_tokens = total_tokens + excluded.total_tokens, cost_micros = cost_micros + "
+        "excluded.cost_micros");
+    for (const auto& [key, sum] : rollups_) {
+      upsert.bind(1, key.tenant_id);
+      upsert.bind(2, key.hour_start);
+      upsert.bind(3, key.alias);
+      upsert.bind(4, key.feature);
+      upsert.bind(5, key.key_id);
+      upsert.bind(6, std::int64_t{key.http_status});
+      upsert.bind(7, std::int64_t{key.streamed});
+      upsert.bind(8, key.operation);
+      upsert.bind(9, sum.requests);
+      upsert.bind(10, sum.prompt_tokens);
+      upsert.bind(11, sum.completion_tokens);
+      upsert.bind(12, sum.total_tokens);
+      upsert.bind(13, sum.cost_micros);
+      upsert.run();
+      upsert.reset();
+    }
+  }
+
+  // What the records' requests cost, settled against the leases they were
+  // held on: the lease's settled part and its window's spent rise together,
+  // so what a ledger counts as spent is exactly what its records say.
+  void settle_charges(Connection& c, const mgw_host_api* host) const {
+    std::map<std::pair<std::string, std::int64_t>, std::int64_t> windows;  // (account, window_start) -> spent
     auto settle =
         c.statement("UPDATE leases SET settled = settled + ?2 WHERE id = ?1 RETURNING account, window_start");
-    settle.bind(1, charge.lease_id);
-    settle.bind(2, charge.amount);
-    if (!settle.step()) {
-      // Never fails the batch: the record must be kept. A lease this old was
-      // cleaned up long after its window; say so for the operator.
-      mgw::log(host, MGW_LOG_WARN,
-               "sqlite storage: a usage record charges lease " + std::to_string(charge.lease_id) +
-                   ", which no longer exists; its amount is not counted on any budget");
-      continue;
+    for (const auto& [lease_id, amount] : leases_) {
+      settle.bind(1, lease_id);
+      settle.bind(2, amount);
+      if (!settle.step()) {
+        settle.reset();
+        // Never fails the batch: the records must be kept. A lease this old
+        // was cleaned up long after its window; say so for the operator.
+        mgw::log(host, MGW_LOG_WARN,
+                 "sqlite storage: usage records charge lease " + std::to_string(lease_id) +
+                     ", which no longer exists; their amount is not counted on any budget");
+        continue;
+      }
+      windows[{std::string(settle.text(0)), settle.int64(1)}] += amount;
+      settle.reset();
     }
-    const std::string account(settle.text(0));
-    const std::int64_t window = settle.int64(1);
-    settle.reset();
     auto spend = c.statement(
         "INSERT INTO ledger_windows (account, window_start, spent) VALUES (?1, ?2, ?3) "
         "ON CONFLICT (account, window_start) DO UPDATE SET spent = spent + excluded.spent");
-    spend.bind(1, account);
-    spend.bind(2, window);
-    spend.bind(3, charge.amount);
-    spend.run();
+    for (const auto& [window, spent] : windows) {
+      spend.bind(1, window.first);
+      spend.bind(2, window.second);
+      spend.bind(3, spent);
+      spend.run();
+      spend.reset();
+    }
   }
-}
+
+ private:
+  struct RollupKey {
+    std::int64_t tenant_id, hour_start;
+    std::string alias, feature;
+    std::int64_t key_id;
+    int http_status, streamed;
+    std::string operation;
+    auto operator<=>(const RollupKey&) const = default;
+  };
+  struct RollupSum {
+    std::int64_t requests = 0, prompt_tokens = 0, completion_tokens = 0, total_tokens = 0, cost_micros = 0;
+  };
+  std::map<RollupKey, RollupSum> rollups_;
+  std::map<std::int64_t, std::int64_t> leases_;  // lease id -> amount charged
+};
 
 }  // namespace
 
@@ -222,36 +277,24 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
     return db.write([&](Connection& c) {
       // One prepared INSERT, run once per record; the first failure throws and
       // write() rolls the whole batch back.
+      BatchSums sums;
+      // Exactly once: the host replays its journal after an outage, and a
+      // replay cut short is run again.
+      auto seen = c.statement("SELECT 1 FROM usage_records WHERE request_id = ?1");
+      auto insert = c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
+                                ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                                "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)");
       for (const auto& row : rows) {
-        {
-          // Exactly once: the host replays its journal after an outage, and
-          // a replay cut short is run again.
-          auto seen = c.statement("SELECT 1 FROM usage_records WHERE request_id = ?1");
-          seen.bind(1, row.request_id);
-          if (seen.step()) continue;
-        }
-        {
-          auto insert =
-              c.statement("INSERT INTO usage_records (" MGW_USAGE_COLUMNS
-                          ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-                          "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)");
-          insert_row(insert, row);
-        }
-        {
-          auto upsert = c.statement(
-              "INSERT INTO usage_rollup_hour (tenant_id, hour_start, alias, feature, key_id, http_status, "
-              "streamed, operation, "
-              "requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
-              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?12, 1, ?8, ?9, ?10, ?11) "
-              "ON CONFLICT DO UPDATE SET requests = requests + 1, prompt_tokens = prompt_tokens + "
-              "excluded.prompt_tokens, "
-              "completion_tokens = completion_tokens + excluded.completion_tokens, "
-              "total_tokens = total_tokens + excluded.total_tokens, cost_micros = cost_micros + "
-              "excluded.cost_micros");
-          add_to_rollup(upsert, row);
-        }
-        settle_charges(c, row, db.host());
+        seen.bind(1, row.request_id);
+        const bool kept = seen.step();
+        seen.reset();
+        if (kept) continue;
+        insert_row(insert, row);
+        insert.reset();
+        sums.add(row);
       }
+      sums.write_rollups(c);
+      sums.settle_charges(c, db.host());
       return MGW_OK;
     });
   });

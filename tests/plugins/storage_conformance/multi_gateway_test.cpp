@@ -339,6 +339,44 @@ TEST_P(MultiGatewayTest, TheSameRequestIdFromSeveralHandlesIsStoredAndCountedOnc
   EXPECT_EQ(ledger("budget:dup").spent, kRecords * kCost) << "a duplicate's charge settled twice";
 }
 
+TEST_P(MultiGatewayTest, OneLargeBatchCountsEachRecordsRollupAndChargesOnce) {
+  // A store may sum a batch's rollup rows and lease charges before writing
+  // them (SQLite does); the totals must be those of the records one by one:
+  // two models, two leases, records charging both, a zero charge, and a
+  // request_id repeated inside the batch (stored and counted once).
+  const int64_t tenant = create_tenant(storage(), "acme");
+  mgw_lease_grant month{}, credit{};
+  ASSERT_EQ(take(storage(), "budget:big-month", 10'000'000, 1'000'000, 1, 0, &month), MGW_OK);
+  ASSERT_EQ(take(storage(), "credit:big", 10'000'000, 1'000'000, 1, 0, &credit), MGW_OK);
+  std::vector<Usage> batch;
+  int64_t month_spent = 0, credit_spent = 0, cost = 0;
+  for (int i = 0; i < 40; ++i) {
+    Usage u;
+    u.request_id = "big_" + std::to_string(i);
+    u.tenant_id = tenant;
+    u.alias = i % 2 == 0 ? "even" : "odd";
+    u.created_unix_ms = 1'000'000 + i;
+    u.total_tokens = 2;
+    u.cost_micros = 10 + i;
+    u.charges = {mgw_ledger_charge{month.lease_id, 10 + i}};
+    month_spent += 10 + i;
+    if (i % 3 == 0) {
+      u.charges.push_back(mgw_ledger_charge{credit.lease_id, i == 0 ? 0 : 7});
+      credit_spent += i == 0 ? 0 : 7;
+    }
+    cost += 10 + i;
+    batch.push_back(u);
+  }
+  batch.push_back(batch[5]);  // the same request twice in one batch
+  std::vector<mgw_usage_record> records;
+  for (const auto& u : batch) records.push_back(u.record());
+  ASSERT_EQ(h().on_usage_insert(gateway(0), records.data(), records.size(), nullptr), MGW_OK);
+  EXPECT_EQ(stored_ids(gateway(1)).size(), 40u);
+  EXPECT_EQ(totals(gateway(1), tenant), std::make_pair(int64_t{40}, cost));
+  EXPECT_EQ(ledger("budget:big-month").spent, month_spent);
+  EXPECT_EQ(ledger("credit:big").spent, credit_spent);
+}
+
 TEST_P(MultiGatewayTest, BatchesTouchingTheSameRollupsAndWindowsInOppositeOrdersAllLand) {
   // Two gateways flushing at once: each batch spans several rollup rows
   // (models) and ledger windows (leases of different accounts), the two in
