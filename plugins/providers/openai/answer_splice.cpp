@@ -38,14 +38,22 @@ struct UsageCounts {
   }
 };
 
-bool read_usage_counts(std::string_view usage, UsageCounts& counts) {
+// The usage member names of a shape.
+struct UsageNames {
+  std::string_view prompt, completion, details;
+};
+
+constexpr UsageNames kChatUsage{"prompt_tokens", "completion_tokens", "prompt_tokens_details"};
+constexpr UsageNames kResponsesUsage{"input_tokens", "output_tokens", "input_tokens_details"};
+
+bool read_usage_counts(std::string_view usage, const UsageNames& names, UsageCounts& counts) {
   bool ok = true;
   const bool valid = scan::for_each_member(usage, [&](std::string_view name, std::string_view value) {
     if (name.find('\\') != std::string_view::npos) return ok = false;
-    if (name == "prompt_tokens") counts.prompt.read(value);
-    if (name == "completion_tokens") counts.completion.read(value);
+    if (name == names.prompt) counts.prompt.read(value);
+    if (name == names.completion) counts.completion.read(value);
     if (name == "total_tokens") counts.total.read(value);
-    if (name == "prompt_tokens_details") {
+    if (name == names.details) {
       if (value.front() != '{') return true;  // not an object: no cached count, as the DOM path reads it
       const bool details_ok = scan::for_each_member(value, [&](std::string_view n, std::string_view v) {
         if (n.find('\\') != std::string_view::npos) return false;
@@ -61,29 +69,41 @@ bool read_usage_counts(std::string_view usage, UsageCounts& counts) {
 
 }  // namespace
 
-std::optional<SplicedAnswer> splice_answer(std::string_view body, std::string_view alias_json) {
+std::optional<SplicedAnswer> splice_answer(std::string_view body, std::string_view alias_json,
+                                           AnswerShape shape) {
+  const bool chat = shape == AnswerShape::chat_completion;
   std::string_view model, usage;
-  int models = 0, choices = 0, usages = 0;
+  int models = 0, choices = 0, usages = 0, objects = 0, statuses = 0;
   bool ordinary = true;
   const bool valid = scan::for_each_member(body, [&](std::string_view name, std::string_view value) {
     if (name.find('\\') != std::string_view::npos || name == "request_id") return ordinary = false;
-    if (name == "error" && value != "null") return ordinary = false;
     if (name == "model") {
       model = value;
       ++models;
-    } else if (name == "choices") {
-      if (value.front() != '[') return ordinary = false;
-      ++choices;
     } else if (name == "usage") {
       if (value.front() != '{') return ordinary = false;
       usage = value;
       ++usages;
+    } else if (chat && name == "error") {
+      if (value != "null") return ordinary = false;
+    } else if (chat && name == "choices") {
+      if (value.front() != '[') return ordinary = false;
+      ++choices;
+    } else if (!chat && name == "object") {
+      if (value != "\"response\"") return ordinary = false;
+      ++objects;
+    } else if (!chat && name == "status") {
+      // A plain string other than "failed" (an escaped one is left to the DOM path).
+      const auto text = scan::plain_string(value);
+      if (!text || *text == "failed") return ordinary = false;
+      ++statuses;
     }
     return true;
   });
-  if (!valid || !ordinary || models != 1 || choices != 1 || usages != 1) return std::nullopt;
+  if (!valid || !ordinary || models != 1 || usages != 1) return std::nullopt;
+  if (chat ? choices != 1 : (objects != 1 || statuses > 1)) return std::nullopt;
   UsageCounts counts;
-  if (!read_usage_counts(usage, counts)) return std::nullopt;
+  if (!read_usage_counts(usage, chat ? kChatUsage : kResponsesUsage, counts)) return std::nullopt;
 
   SplicedAnswer answer;
   answer.usage = mgw::usage(counts.prompt.value, counts.completion.value);

@@ -18,12 +18,20 @@ struct SplicedAnswer {
   mgw_usage usage;
 };
 
-// The answer for `body` with "model" set to `alias`, and its usage; nullopt
-// whenever anything is out of the ordinary (not a valid JSON object, an
-// escaped or repeated member name among those read, an "error", no "choices"
-// array, no "model", a "request_id" to drop, no "usage" object or a count that
-// is not a plain integer): the DOM path then gives the answer, so both paths
-// agree on every body.
-std::optional<SplicedAnswer> splice_answer(std::string_view body, std::string_view alias_json);
+// Which answer: a chat.completion (a "choices" array, no "error"; usage in
+// prompt_tokens, completion_tokens, prompt_tokens_details.cached_tokens) or a
+// Responses API response ("object": "response" whose "status" is not
+// "failed"; usage in input_tokens, output_tokens,
+// input_tokens_details.cached_tokens).
+enum class AnswerShape { chat_completion, response };
+
+// The answer for `body` with "model" set to `alias_json` (a JSON string), and
+// its usage; nullopt whenever anything is out of the ordinary (not a valid
+// JSON object, an escaped or repeated member name among those read, what the
+// shape needs missing or different, no "model", a "request_id" to drop, no
+// "usage" object or a count that is not a plain integer): the DOM path then
+// gives the answer, so both paths agree on every body.
+std::optional<SplicedAnswer> splice_answer(std::string_view body, std::string_view alias_json,
+                                           AnswerShape shape = AnswerShape::chat_completion);
 
 }  // namespace mgw::openai

@@ -1,5 +1,6 @@
 #include "responses_response.h"
 
+#include "answer_splice.h"
 #include "response_mapper.h"
 #include "usage.h"
 
@@ -40,6 +41,12 @@ void map_responses_response(const ErrorContext& ctx, const mgw_call_context& cal
     emit_error(&out, map_http_error(ctx, status, headers, header_count, body));
     return;
   }
+  if (auto spliced = splice_answer(body, dump(Json(view(call.alias))), AnswerShape::response)) {
+    if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &spliced->usage);
+    if (out.callback_body != nullptr) out.callback_body(out.host_data, str(spliced->body));
+    return;
+  }
+  // Anything out of the ordinary: parsed, checked and mapped member by member.
   Json doc = parse_bounded(body);
   if (doc.is_discarded()) {
     return bad_success(out, status, "with a body that is not JSON");

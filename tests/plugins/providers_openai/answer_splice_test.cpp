@@ -106,5 +106,48 @@ TEST(AnswerSplice, BrokenJsonIsStillRefusedWithoutEchoingIt) {
   }
 }
 
+// The Responses API's answer (operation "responses") takes the same fast path.
+CallContext responses_answer_call() {
+  CallContext c;
+  c.operation = MGW_OPERATION_RESPONSES;
+  return c;
+}
+
+TEST(AnswerSplice, AnOrdinaryResponseKeepsTheVendorsBytesButTheModel) {
+  const std::string wire =
+      "{\"id\": \"resp_1\", \"object\": \"response\", \"status\": \"completed\", \"error\": null,\n"
+      " \"model\": \"gpt-4o-2024-08-06\", \"output\": [{\"type\": \"message\", \"content\": [{\"type\":"
+      " \"output_text\", \"text\": \"caf\\u00e9\"}]}],\n \"usage\": {\"input_tokens\": 11, "
+      "\"output_tokens\": 3,"
+      " \"total_tokens\": 14, \"input_tokens_details\": {\"cached_tokens\": 2}}}";
+  Provider p;
+  Recorder out;
+  ASSERT_EQ(p.parse(responses_answer_call(), 200, wire, out), MGW_OK);
+  ASSERT_FALSE(out.rec.error.has_value());
+  std::string expected = wire;
+  const std::string vendor_model = "\"gpt-4o-2024-08-06\"";
+  expected.replace(expected.find(vendor_model), vendor_model.size(), "\"test-alias\"");
+  EXPECT_EQ(out.rec.body, expected);
+  ASSERT_TRUE(out.rec.usage.has_value());
+  EXPECT_EQ(out.rec.usage->prompt_tokens, 11);
+  EXPECT_EQ(out.rec.usage->completion_tokens, 3);
+  EXPECT_EQ(out.rec.usage->total_tokens, 14);
+  EXPECT_EQ(out.rec.usage->cached_prompt_tokens, 2);
+}
+
+TEST(AnswerSplice, AFailedOrForeignResponseIsStillRefused) {
+  const std::string usage = R"("usage":{"input_tokens":1,"output_tokens":1,"total_tokens":2})";
+  for (const std::string& wire : {
+           R"({"object":"response","status":"failed","model":"m",)" + usage + "}",
+           R"({"object":"response","status":"fail\u0065d","model":"m",)" + usage + "}",
+           R"({"object":"chat.completion","model":"m","choices":[],)" + usage + "}",
+       }) {
+    Provider p;
+    Recorder out;
+    p.parse(responses_answer_call(), 200, wire, out);
+    EXPECT_TRUE(out.rec.error.has_value()) << wire;
+  }
+}
+
 }  // namespace
 }  // namespace openai_test
