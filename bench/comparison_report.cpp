@@ -25,7 +25,7 @@ std::string num(double v, const char* format = "%.1f") {
 
 void row(std::ostream& out, const std::string& label, const std::string& nginx, const std::string& gateway,
          const std::string& r, const std::string& target) {
-  out << strf("  %-30s %14s %14s %9s  %s\n", label.c_str(), nginx.c_str(), gateway.c_str(), r.c_str(),
+  out << strf("  %-34s %14s %14s %9s  %s\n", label.c_str(), nginx.c_str(), gateway.c_str(), r.c_str(),
               target.c_str());
 }
 
@@ -108,11 +108,79 @@ nlohmann::json target_json(const TargetRun& t) {
   return j;
 }
 
+constexpr double kMoneyOverPlain = 1.10;  // issue 27: the money path's CPU over the plain path's
+constexpr double kNewKeyOverPlain = 1.5;  // issue 27: a new Idempotency-Key over none
+
+double cpu_of(const std::optional<PassResult>& p) {
+  return field(p, [](const PassResult& x) { return x.gateway_cpu_us_per_request; });
+}
+
+double rps_of(const std::optional<PassResult>& p) {
+  return field(p, [](const PassResult& x) { return x.load.rps; });
+}
+
+double p99_of(const std::optional<PassResult>& p) {
+  return field(p, [](const PassResult& x) { return static_cast<double>(x.load.latency.p99_us); });
+}
+
+double errors_of(const std::optional<PassResult>& p) {
+  return field(p,
+               [](const PassResult& x) { return static_cast<double>(x.load.errors + x.load.warmup_errors); });
+}
+
+// (a)'s rows of one modelgw pass against nginx's; `prefix` names the path.
+void saturation_rows(std::ostream& out, const std::optional<PassResult>& ng,
+                     const std::optional<PassResult>& gw, const std::string& prefix) {
+  const double r_cpu = ratio(cpu_of(gw), cpu_of(ng));
+  const double r_rps = ratio(rps_of(gw), rps_of(ng));
+  const double r_p99 = ratio(p99_of(gw), p99_of(ng));
+  row(out, prefix + "proxy CPU per request (us)", num(cpu_of(ng)), num(cpu_of(gw)), ratio_text(r_cpu),
+      "<= 2x: " + verdict(r_cpu >= 0, r_cpu >= 0 && r_cpu <= 2));
+  row(out, prefix + "max RPS", num(rps_of(ng), "%.0f"), num(rps_of(gw), "%.0f"), ratio_text(r_rps),
+      ">= 0.5x: " + verdict(r_rps >= 0, r_rps >= 0.5));
+  const auto p50_p99 = [](const std::optional<PassResult>& p) {
+    return p ? strf("%lld/%lld", static_cast<long long>(p->load.latency.p50_us),
+                    static_cast<long long>(p->load.latency.p99_us))
+             : std::string("-");
+  };
+  row(out, prefix + "p50 / p99 latency (us)", p50_p99(ng), p50_p99(gw), ratio_text(r_p99),
+      "p99 <= 2x: " + verdict(r_p99 >= 0, r_p99 >= 0 && r_p99 <= 2));
+  row(out, prefix + "mock CPU per request (us)",
+      num(field(ng, [](const PassResult& p) { return p.upstream_cpu_us_per_request; })),
+      num(field(gw, [](const PassResult& p) { return p.upstream_cpu_us_per_request; })), "", "");
+  row(out, prefix + "errors", num(errors_of(ng), "%.0f"), num(errors_of(gw), "%.0f"), "", "");
+  if (ng && prefix.empty()) print_reasons(out, "nginx", ng->load.error_reasons);
+  if (gw) print_reasons(out, prefix.empty() ? "modelgw" : "modelgw money", gw->load.error_reasons);
+}
+
+// (b)'s rows of one modelgw pass against nginx's.
+void latency_rows(std::ostream& out, const std::optional<OpenLoopResult>& direct,
+                  const std::optional<OpenLoopResult>& ng, const std::optional<OpenLoopResult>& gw,
+                  const std::string& prefix) {
+  const double mock = direct ? static_cast<double>(direct->latency.p50_us) : -1;
+  const auto p = [](const std::optional<OpenLoopResult>& r, int which) {
+    if (!r || r->ok == 0) return -1.0;
+    return static_cast<double>(which == 50 ? r->latency.p50_us : r->latency.p99_us);
+  };
+  row(out, prefix + "p50 / p99 (us)", strf("%.0f/%.0f", p(ng, 50), p(ng, 99)),
+      strf("%.0f/%.0f", p(gw, 50), p(gw, 99)), "", "");
+  const double ng_added = mock >= 0 && p(ng, 50) >= 0 ? p(ng, 50) - mock : -1;
+  const double gw_added = mock >= 0 && p(gw, 50) >= 0 ? p(gw, 50) - mock : -1;
+  const double r_added = ratio(gw_added, ng_added);
+  row(out, prefix + "added median latency (us)", num(ng_added, "%.0f"), num(gw_added, "%.0f"),
+      ratio_text(r_added), "<= 1.1x: " + verdict(r_added >= 0, r_added >= 0 && r_added <= 1.1));
+  row(out, prefix + "errors / unsent", num(double(open_loop_errors(ng)), "%.0f"),
+      num(double(open_loop_errors(gw)), "%.0f"), "", "");
+  if (ng && prefix.empty()) print_reasons(out, "nginx", ng->error_reasons);
+  if (gw) print_reasons(out, prefix.empty() ? "modelgw" : "modelgw money", gw->error_reasons);
+}
+
 }  // namespace
 
 std::uint64_t Comparison::failures() const {
   std::uint64_t n = open_loop_errors(direct_latency);
-  for (const TargetRun* t : {&nginx, &gateway}) {
+  if (idempotency_key) n += idempotency_key->load.errors + idempotency_key->load.warmup_errors;
+  for (const TargetRun* t : {&nginx, &gateway, &money}) {
     if (t->saturation) n += t->saturation->load.errors + t->saturation->load.warmup_errors;
     n += open_loop_errors(t->latency);
     if (t->sse) n += static_cast<std::uint64_t>(t->sse->result.requested - t->sse->result.completed);
@@ -125,73 +193,49 @@ void print_comparison(const Comparison& c, std::ostream& out) {
   out << "\n=== modelgw beside nginx (same run, same mock upstream; ratio = modelgw / nginx) ===\n";
   out << "nginx: " << (c.nginx_error.empty() ? c.nginx_version : "NOT RUN: " + c.nginx_error)
       << ", one worker, upstream keepalive, proxy_buffering off\n";
-  out << "modelgw: API-key auth, PII mode " << c.pii_mode << ", usage written to SQLite\n";
-  out << strf("  %-30s %14s %14s %9s  %s\n", "", "nginx", "modelgw", "ratio", "target");
+  out << "modelgw: API-key auth, PII mode " << c.pii_mode << ", usage written to SQLite, access log"
+      << (c.access_log ? " on" : " off") << "; money path: the same plus two budgets, credit, rate limits\n";
+  out << strf("  %-34s %14s %14s %9s  %s\n", "", "nginx", "modelgw", "ratio", "target");
 
   const auto& ng = c.nginx;
   const auto& gw = c.gateway;
   if (ng.saturation || gw.saturation) {
-    out << strf("(a) saturation: closed loop, C=%d, %zu-byte body, %.0f s measured\n", s.concurrency,
-                c.body_bytes, s.duration_s);
-    const double ng_cpu =
-        field(ng.saturation, [](const PassResult& p) { return p.gateway_cpu_us_per_request; });
-    const double gw_cpu =
-        field(gw.saturation, [](const PassResult& p) { return p.gateway_cpu_us_per_request; });
-    const double ng_rps = field(ng.saturation, [](const PassResult& p) { return p.load.rps; });
-    const double gw_rps = field(gw.saturation, [](const PassResult& p) { return p.load.rps; });
-    const double r_cpu = ratio(gw_cpu, ng_cpu);
-    const double r_rps = ratio(gw_rps, ng_rps);
-    row(out, "proxy CPU per request (us)", num(ng_cpu), num(gw_cpu), ratio_text(r_cpu),
-        "<= 2x: " + verdict(r_cpu >= 0, r_cpu >= 0 && r_cpu <= 2));
-    row(out, "max RPS", num(ng_rps, "%.0f"), num(gw_rps, "%.0f"), ratio_text(r_rps),
-        ">= 0.5x: " + verdict(r_rps >= 0, r_rps >= 0.5));
-    row(out, "p50 / p99 latency (us)",
-        ng.saturation ? strf("%lld/%lld", static_cast<long long>(ng.saturation->load.latency.p50_us),
-                             static_cast<long long>(ng.saturation->load.latency.p99_us))
-                      : "-",
-        gw.saturation ? strf("%lld/%lld", static_cast<long long>(gw.saturation->load.latency.p50_us),
-                             static_cast<long long>(gw.saturation->load.latency.p99_us))
-                      : "-",
-        "", "");
-    row(out, "mock CPU per request (us)",
-        num(field(ng.saturation, [](const PassResult& p) { return p.upstream_cpu_us_per_request; })),
-        num(field(gw.saturation, [](const PassResult& p) { return p.upstream_cpu_us_per_request; })), "", "");
-    row(out, "errors",
-        num(field(ng.saturation,
-                  [](const PassResult& p) { return double(p.load.errors + p.load.warmup_errors); }),
-            "%.0f"),
-        num(field(gw.saturation,
-                  [](const PassResult& p) { return double(p.load.errors + p.load.warmup_errors); }),
-            "%.0f"),
-        "", "");
-    if (ng.saturation) print_reasons(out, "nginx", ng.saturation->load.error_reasons);
-    if (gw.saturation) print_reasons(out, "modelgw", gw.saturation->load.error_reasons);
+    out << strf("(a) saturation: closed loop, C=%d on one epoll thread, %zu-byte body, %.0f s measured\n",
+                s.concurrency, c.body_bytes, s.duration_s);
+    saturation_rows(out, ng.saturation, gw.saturation, "");
+    if (c.money.saturation) {
+      out << "  money path: tenant money, X-Feature: search (month and feature day budgets, credit, rate "
+             "limits)\n";
+      saturation_rows(out, ng.saturation, c.money.saturation, "money: ");
+      const double r = ratio(cpu_of(c.money.saturation), cpu_of(gw.saturation));
+      row(out, "money CPU over plain", "", "", ratio_text(r),
+          strf("<= %.2fx: ", kMoneyOverPlain) + verdict(r >= 0, r >= 0 && r <= kMoneyOverPlain));
+    }
+    if (c.idempotency_key) {
+      out << "  a new Idempotency-Key on every request (plain path); columns: without, with, ratio\n";
+      const double r_cpu = ratio(cpu_of(c.idempotency_key), cpu_of(gw.saturation));
+      const double r_rps = ratio(rps_of(c.idempotency_key), rps_of(gw.saturation));
+      row(out, "new key: CPU per request (us)", num(cpu_of(gw.saturation)), num(cpu_of(c.idempotency_key)),
+          ratio_text(r_cpu),
+          strf("<= %.1fx: ", kNewKeyOverPlain) +
+              verdict(r_cpu >= 0, r_cpu >= 0 && r_cpu <= kNewKeyOverPlain));
+      row(out, "new key: max RPS", num(rps_of(gw.saturation), "%.0f"), num(rps_of(c.idempotency_key), "%.0f"),
+          ratio_text(r_rps), "");
+      row(out, "new key: errors", "", num(errors_of(c.idempotency_key), "%.0f"), "", "");
+      print_reasons(out, "new key", c.idempotency_key->load.error_reasons);
+    }
   }
 
   if (ng.latency || gw.latency) {
     out << strf("(b) latency: open loop at %.0f req/s, %.0f s measured; added = p50 - the mock's own p50\n",
                 s.rate, s.latency_duration_s);
-    const double direct = c.direct_latency ? static_cast<double>(c.direct_latency->latency.p50_us) : -1;
     if (c.direct_latency) {
-      out << strf("  %-30s %14lld us p50, %lld us p99\n", "mock directly",
+      out << strf("  %-34s %14lld us p50, %lld us p99\n", "mock directly",
                   static_cast<long long>(c.direct_latency->latency.p50_us),
                   static_cast<long long>(c.direct_latency->latency.p99_us));
     }
-    const auto p = [](const std::optional<OpenLoopResult>& r, int which) {
-      if (!r || r->ok == 0) return -1.0;
-      return static_cast<double>(which == 50 ? r->latency.p50_us : r->latency.p99_us);
-    };
-    row(out, "p50 / p99 (us)", strf("%.0f/%.0f", p(ng.latency, 50), p(ng.latency, 99)),
-        strf("%.0f/%.0f", p(gw.latency, 50), p(gw.latency, 99)), "", "");
-    const double ng_added = direct >= 0 && p(ng.latency, 50) >= 0 ? p(ng.latency, 50) - direct : -1;
-    const double gw_added = direct >= 0 && p(gw.latency, 50) >= 0 ? p(gw.latency, 50) - direct : -1;
-    const double r_added = ratio(gw_added, ng_added);
-    row(out, "added median latency (us)", num(ng_added, "%.0f"), num(gw_added, "%.0f"), ratio_text(r_added),
-        "<= 1.1x: " + verdict(r_added >= 0, r_added >= 0 && r_added <= 1.1));
-    row(out, "errors / unsent", num(double(open_loop_errors(ng.latency)), "%.0f"),
-        num(double(open_loop_errors(gw.latency)), "%.0f"), "", "");
-    if (ng.latency) print_reasons(out, "nginx", ng.latency->error_reasons);
-    if (gw.latency) print_reasons(out, "modelgw", gw.latency->error_reasons);
+    latency_rows(out, c.direct_latency, ng.latency, gw.latency, "");
+    if (c.money.latency) latency_rows(out, c.direct_latency, ng.latency, c.money.latency, "money: ");
   }
 
   if (ng.sse || gw.sse) {
@@ -320,6 +364,12 @@ nlohmann::json comparison_json(const Comparison& c) {
   if (c.direct_latency) j["mock_direct_latency"] = open_loop_json(*c.direct_latency);
   j["nginx"] = target_json(c.nginx);
   j["modelgw"] = target_json(c.gateway);
+  j["modelgw_money"] = target_json(c.money);
+  if (c.idempotency_key) {
+    TargetRun keyed;
+    keyed.saturation = c.idempotency_key;
+    j["modelgw_idempotency_key"] = target_json(keyed)["saturation"];
+  }
   nlohmann::json r = nlohmann::json::object();
   const auto put = [&](const char* name, double v) {
     if (v >= 0) r[name] = v;
@@ -329,10 +379,21 @@ nlohmann::json comparison_json(const Comparison& c) {
                                  c.nginx.saturation->gateway_cpu_us_per_request));
     put("max_rps", ratio(c.gateway.saturation->load.rps, c.nginx.saturation->load.rps));
   }
-  if (c.direct_latency && c.nginx.latency && c.gateway.latency) {
+  if (c.nginx.saturation && c.gateway.saturation)
+    put("p99_latency", ratio(p99_of(c.gateway.saturation), p99_of(c.nginx.saturation)));
+  if (c.nginx.saturation && c.money.saturation) {
+    put("money_cpu_per_request", ratio(cpu_of(c.money.saturation), cpu_of(c.nginx.saturation)));
+    put("money_max_rps", ratio(rps_of(c.money.saturation), rps_of(c.nginx.saturation)));
+    put("money_p99_latency", ratio(p99_of(c.money.saturation), p99_of(c.nginx.saturation)));
+  }
+  if (c.direct_latency && c.nginx.latency) {
     const double d = static_cast<double>(c.direct_latency->latency.p50_us);
-    put("added_p50_latency", ratio(static_cast<double>(c.gateway.latency->latency.p50_us) - d,
-                                   static_cast<double>(c.nginx.latency->latency.p50_us) - d));
+    const double ng_added = static_cast<double>(c.nginx.latency->latency.p50_us) - d;
+    if (c.gateway.latency)
+      put("added_p50_latency", ratio(static_cast<double>(c.gateway.latency->latency.p50_us) - d, ng_added));
+    if (c.money.latency)
+      put("money_added_p50_latency",
+          ratio(static_cast<double>(c.money.latency->latency.p50_us) - d, ng_added));
   }
   if (c.nginx.sse && c.gateway.sse) {
     put("sse_first_event_p50", ratio(static_cast<double>(c.gateway.sse->result.first_event_latency.p50_us),
@@ -344,6 +405,24 @@ nlohmann::json comparison_json(const Comparison& c) {
                                    static_cast<double>(c.nginx.attack->client.latency.p99_us)));
   }
   j["ratios_modelgw_over_nginx"] = r;
+  nlohmann::json plain = nlohmann::json::object();  // over modelgw's plain path, same run
+  if (c.gateway.saturation && c.money.saturation) {
+    const double v = ratio(cpu_of(c.money.saturation), cpu_of(c.gateway.saturation));
+    if (v >= 0) plain["money_cpu_per_request"] = v;
+  }
+  if (c.gateway.saturation && c.idempotency_key) {
+    const double cpu = ratio(cpu_of(c.idempotency_key), cpu_of(c.gateway.saturation));
+    const double rps = ratio(rps_of(c.idempotency_key), rps_of(c.gateway.saturation));
+    if (cpu >= 0) plain["idempotency_key_cpu_per_request"] = cpu;
+    if (rps >= 0) plain["idempotency_key_max_rps"] = rps;
+  }
+  j["ratios_over_modelgw_plain"] = plain;
+  j["targets"] = {{"cpu_per_request", 2.0},
+                  {"max_rps", 0.5},
+                  {"p99_latency", 2.0},
+                  {"added_p50_latency", 1.1},
+                  {"money_cpu_over_plain", kMoneyOverPlain},
+                  {"idempotency_key_cpu_over_plain", kNewKeyOverPlain}};
   j["failures"] = c.failures();
   return j;
 }

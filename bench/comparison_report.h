@@ -23,14 +23,19 @@ struct Comparison {
   ScenarioSettings settings;
   std::size_t body_bytes = 0;
   std::string pii_mode;
+  bool access_log = true;
   std::string nginx_version;
   std::string nginx_error;                       // nginx could not be run: modelgw alone, no ratios
   std::optional<OpenLoopResult> direct_latency;  // (b) against the mock directly
   TargetRun nginx;
-  TargetRun gateway;
+  TargetRun gateway;  // the plain path (tenant bench)
+  TargetRun money;    // the money path (tenant money, X-Feature): (a) and (b) only
+  // (a) through modelgw on the plain path, each request with a new
+  // Idempotency-Key (a store write per request), over gateway.saturation.
+  std::optional<PassResult> idempotency_key;
 
   // Failures that make the run's exit code 1: errors in (a), (b) or (c) on
-  // either side. The attacker scenario's client errors are its result, not a
+  // any side. The attacker scenario's client errors are its result, not a
   // failure of the run.
   std::uint64_t failures() const;
 };

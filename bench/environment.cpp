@@ -41,6 +41,7 @@ Environment::Environment(const EnvironmentOptions& o) : temp_("modelgw-bench-") 
     start_upstream(o);
     write_config(o);
     create_key(o);
+    create_money_tenant(o);
     start_gateway(o);
   } catch (...) {
     stop();
@@ -123,14 +124,15 @@ void Environment::write_config(const EnvironmentOptions& o) {
     // And as Anthropic (x-api-key; POST /v1/messages natively, the plugin's default).
     << "  " << kAnthropicProvider << ": { plugin: anthropic, " << mock << " }\n"
     << "catalog:\n"
+    // Prices given (the dataset's of the day), so the money path charges real money.
     << "  " << kModelAlias << ": { provider: " << kProvider
-    << ", model: \"gpt-4o-mini\", context_window: 128000 }\n"  // priced by the dataset
+    << ", model: \"gpt-4o-mini\", context_window: 128000, prices: " << kPrices << " }\n"
     << "  " << kStreamAlias << ": { provider: " << kProvider << ", model: " << quoted(o.stream_model)
     << ", prices: " << kPrices << " }\n"
     << "  " << kSseAlias << ": { provider: " << kProvider << ", model: " << quoted(o.sse_stream_model)
     << ", prices: " << kPrices << " }\n"
     << "  " << kNativeAlias << ": { provider: " << kNativeProvider
-    << ", model: \"gpt-4o-mini\", context_window: 128000 }\n"
+    << ", model: \"gpt-4o-mini\", context_window: 128000, prices: " << kPrices << " }\n"
     << "  " << kNativeSseAlias << ": { provider: " << kNativeProvider
     << ", model: " << quoted(o.sse_stream_model) << ", prices: " << kPrices << " }\n"
     << "  " << kAnthropicAlias << ": { provider: " << kAnthropicProvider
@@ -144,19 +146,44 @@ void Environment::write_config(const EnvironmentOptions& o) {
   if (!f) throw std::runtime_error("cannot write " + config_path_);
 }
 
+std::string Environment::cli(const EnvironmentOptions& o, std::vector<std::string> args) {
+  std::string what = "modelgw";
+  for (const auto& a : args) what += " " + a;
+  args.push_back("--config");
+  args.push_back(config_path_);
+  auto r = run_command(o.modelgw_bin, args, 30s);
+  if (r.exit_code != 0) {
+    throw std::runtime_error(what + " failed (exit " + std::to_string(r.exit_code) + "): " + trim(r.err));
+  }
+  return r.out;
+}
+
 void Environment::create_key(const EnvironmentOptions& o) {
-  auto tenant = run_command(o.modelgw_bin, {"tenants", "create", "bench", "--config", config_path_}, 30s);
-  if (tenant.exit_code != 0) {
-    throw std::runtime_error("modelgw tenants create failed (exit " + std::to_string(tenant.exit_code) +
-                             "): " + trim(tenant.err));
-  }
-  auto key =
-      run_command(o.modelgw_bin, {"keys", "create", "--tenant", "bench", "--config", config_path_}, 30s);
-  gateway_key_ = trim(key.out);
-  if (key.exit_code != 0 || gateway_key_.empty() || gateway_key_.find_first_of(" \n") != std::string::npos) {
-    throw std::runtime_error("modelgw keys create failed (exit " + std::to_string(key.exit_code) +
-                             "): " + trim(key.err));
-  }
+  cli(o, {"tenants", "create", kTenant});
+  gateway_key_ = trim(cli(o, {"keys", "create", "--tenant", kTenant}));
+  if (gateway_key_.empty() || gateway_key_.find_first_of(" \n") != std::string::npos)
+    throw std::runtime_error("modelgw keys create printed no key: '" + gateway_key_ + "'");
+}
+
+void Environment::create_money_tenant(const EnvironmentOptions& o) {
+  cli(o, {"tenants", "create", kMoneyTenant});
+  cli(o, {"budgets", "create", "--tenant", kMoneyTenant, "--window", "month", "--limit", kMoneyLimitUsd});
+  cli(o, {"budgets", "create", "--tenant", kMoneyTenant, "--window", "day", "--limit", kMoneyLimitUsd,
+          "--feature", kMoneyFeature});
+  cli(o, {"credits", "top-up", "--tenant", kMoneyTenant, "--amount", kMoneyLimitUsd});
+  const std::string rpm = std::to_string(kMoneyRequestsPerMinute);
+  const std::string tpm = std::to_string(kMoneyTokensPerMinute);
+  cli(o,
+      {"tenants", "settings", kMoneyTenant, "--set",
+       R"({"rate_limits": {"tenant_requests_per_minute": )" + rpm + R"(, "tenant_tokens_per_minute": )" +
+           tpm + R"(, "key_requests_per_minute": )" + rpm + R"(, "key_tokens_per_minute": )" + tpm + "}}"});
+  money_key_ = trim(cli(o, {"keys", "create", "--tenant", kMoneyTenant}));
+  if (money_key_.empty() || money_key_.find_first_of(" \n") != std::string::npos)
+    throw std::runtime_error("modelgw keys create printed no key: '" + money_key_ + "'");
+}
+
+std::string Environment::money_headers() {
+  return std::string("X-Feature: ") + kMoneyFeature + "\r\n";
 }
 
 void Environment::start_gateway(const EnvironmentOptions& o) {

@@ -1,7 +1,9 @@
 // The system under test: a temp dir, the upstream (the bench mock, or
-// fake_upstream), and modelgw configured
-// in front of it with a tenant and an API key. The constructor returns once
-// both answer; the destructor stops both and removes the temp dir.
+// fake_upstream), and modelgw configured in front of it with two tenants and
+// an API key each: `bench` (the plain path: nothing to hold) and `money` (the
+// money path: a month budget, a day budget of a feature, a credit account and
+// rate limits). The constructor returns once both answer; the destructor
+// stops both and removes the temp dir.
 #pragma once
 
 #include "process.h"
@@ -9,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace bench {
 
@@ -53,6 +56,16 @@ class Environment {
   static constexpr const char* kPrices = "{ input: 0.15, output: 0.60 }";
   static constexpr const char* kAnthropicPrices = "{ input: 3.00, output: 15.00 }";
   static constexpr const char* kEmbeddingPrices = "{ input: 0.02, output: 0 }";
+  // The money path's tenant and the feature its requests name (X-Feature):
+  // every request holds and settles on a month budget of the tenant, a day
+  // budget of the feature and the credit account, and counts against the
+  // tenant's and the key's rate limits, none of them ever reached.
+  static constexpr const char* kTenant = "bench";
+  static constexpr const char* kMoneyTenant = "money";
+  static constexpr const char* kMoneyFeature = "search";
+  static constexpr const char* kMoneyLimitUsd = "1000000";
+  static constexpr std::int64_t kMoneyRequestsPerMinute = 100'000'000;
+  static constexpr std::int64_t kMoneyTokensPerMinute = 1'000'000'000;
 
   // Throws std::runtime_error with the reason (and log tails) on failure.
   explicit Environment(const EnvironmentOptions& options);
@@ -60,7 +73,10 @@ class Environment {
 
   std::uint16_t upstream_port() const { return upstream_port_; }
   std::uint16_t gateway_port() const { return gateway_port_; }
-  const std::string& gateway_key() const { return gateway_key_; }
+  const std::string& gateway_key() const { return gateway_key_; }  // tenant kTenant
+  const std::string& money_key() const { return money_key_; }      // tenant kMoneyTenant
+  // The header line the money path's requests carry ("X-Feature: ...\r\n").
+  static std::string money_headers();
   pid_t gateway_pid() const { return gateway_ ? gateway_->pid() : -1; }
   pid_t upstream_pid() const { return upstream_ ? upstream_->pid() : -1; }
   const std::string& temp_dir() const { return temp_dir_string_; }
@@ -79,6 +95,9 @@ class Environment {
   void start_upstream(const EnvironmentOptions& o);
   void write_config(const EnvironmentOptions& o);
   void create_key(const EnvironmentOptions& o);
+  void create_money_tenant(const EnvironmentOptions& o);
+  // Runs `modelgw <args> --config <config>`; its stdout, or throws with its stderr.
+  std::string cli(const EnvironmentOptions& o, std::vector<std::string> args);
   void start_gateway(const EnvironmentOptions& o);
 
   TempDir temp_;
@@ -89,6 +108,7 @@ class Environment {
   std::uint16_t upstream_port_ = 0;
   std::uint16_t gateway_port_ = 0;
   std::string gateway_key_;
+  std::string money_key_;
   std::string upstream_name_;
 };
 

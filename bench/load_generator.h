@@ -1,5 +1,8 @@
-// Closed-loop load: C workers, each with one keep-alive connection, send the
-// same request back to back for a warm-up and then a measured window.
+// Closed-loop load: C keep-alive connections, each sending the same request
+// back to back for a warm-up and then a measured window, driven by one epoll
+// thread (or a few) as wrk drives them: a lean client, so the proxy measured
+// is not starved of the cores it shares with it (see README.md, "The nginx
+// baseline").
 #pragma once
 
 #include "stats.h"
@@ -14,8 +17,13 @@ namespace bench {
 
 struct LoadOptions {
   std::uint16_t port = 0;
-  std::string request;  // complete HTTP/1.1 request bytes
-  int concurrency = 16;
+  std::string request;   // complete HTTP/1.1 request bytes
+  int concurrency = 64;  // connections, each with one request in flight
+  int threads = 1;       // epoll threads the connections are spread over
+  // When set (e.g. "Idempotency-Key"), every request carries this header
+  // with a value no other request of any run has: the request bytes are then
+  // built per request; without it the same bytes are sent each time.
+  std::string unique_header;
   double warmup_s = 2;
   double duration_s = 10;
   int timeout_ms = 10000;  // per socket operation

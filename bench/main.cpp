@@ -5,6 +5,7 @@
 // at once) are still there. See README.md.
 #include "comparison_report.h"
 #include "environment.h"
+#include "front_doors.h"
 #include "http_connection.h"
 #include "http_wire.h"
 #include "load_generator.h"
@@ -232,20 +233,25 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
                     Comparison& c) {
   const auto& s = c.settings;
   const std::string sse_upstream_model = sse_model(o);
-  const Target mock{"mock", env.upstream_port(), env.upstream_pid(), Environment::kUpstreamKey,
-                    sse_upstream_model};
+  const Target mock{
+      "mock", env.upstream_port(), env.upstream_pid(), Environment::kUpstreamKey, sse_upstream_model, ""};
   std::vector<std::pair<Target, TargetRun*>> targets;
   if (nginx != nullptr) {
     targets.push_back(
-        {Target{"nginx", nginx->port(), nginx->pid(), Environment::kUpstreamKey, sse_upstream_model},
+        {Target{"nginx", nginx->port(), nginx->pid(), Environment::kUpstreamKey, sse_upstream_model, ""},
          &c.nginx});
   }
-  targets.push_back(
-      {Target{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(), Environment::kSseAlias},
-       &c.gateway});
+  const Target gateway{"modelgw",         env.gateway_port(),     env.gateway_pid(),
+                       env.gateway_key(), Environment::kSseAlias, ""};
+  targets.push_back({gateway, &c.gateway});
+  // (a) and (b) also run on the money path: the money tenant's key and a feature.
+  auto with_money = targets;
+  with_money.push_back({Target{"modelgw (money path)", env.gateway_port(), env.gateway_pid(), env.money_key(),
+                               Environment::kSseAlias, Environment::money_headers()},
+                        &c.money});
 
   if (o.runs("saturation")) {
-    for (auto& [t, run] : targets) {
+    for (auto& [t, run] : with_money) {
       if (g_interrupted) return;
       progress("(a) saturation through " + t.name + ": C=" + std::to_string(s.concurrency) + ", " +
                seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
@@ -255,13 +261,22 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
                std::to_string(static_cast<long>(run->saturation->gateway_cpu_us_per_request)) +
                " us/request");
     }
+    if (g_interrupted) return;
+    // The plain path again, each request with an Idempotency-Key of its own.
+    progress("(a) saturation through modelgw, a new Idempotency-Key on every request");
+    c.idempotency_key =
+        run_saturation(s, gateway, body, env.upstream_pid(), &g_interrupted, "Idempotency-Key");
+    check_gateway_alive(env, "saturation");
+    progress("  " + describe(*c.idempotency_key) + ", proxy CPU " +
+             std::to_string(static_cast<long>(c.idempotency_key->gateway_cpu_us_per_request)) +
+             " us/request");
     settle();
   }
   if (o.runs("latency")) {
     progress("(b) latency at " + std::to_string(static_cast<int>(s.rate)) + " req/s: the mock directly");
     c.direct_latency = run_latency(s, mock, body, &g_interrupted);
     progress("  " + describe_open_loop(*c.direct_latency));
-    for (auto& [t, run] : targets) {
+    for (auto& [t, run] : with_money) {
       if (g_interrupted) return;
       progress("(b) latency through " + t.name);
       run->latency = run_latency(s, t, body, &g_interrupted);
@@ -411,7 +426,7 @@ nlohmann::json run_responses(const Options& o, Environment& env, const std::stri
     progress(std::string("(e) ") + std::to_string(s.sse_streams) + " " + what + " streams at " +
              std::to_string(static_cast<int>(s.sse_open_rate)) + "/s, an event every " +
              std::to_string(s.sse_interval_ms) + " ms");
-    const Target gateway{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(), alias};
+    const Target gateway{"modelgw", env.gateway_port(), env.gateway_pid(), env.gateway_key(), alias, ""};
     SseScenario r = run_sse(s, gateway, &g_interrupted, api);
     check_gateway_alive(env, "responses");
     progress("  " + std::to_string(r.result.completed) + " completed, " + std::to_string(r.result.errors) +
@@ -503,12 +518,15 @@ int main(int argc, char** argv) {
   comparison.settings = scenario_settings(o);
   comparison.body_bytes = body.size();
   comparison.pii_mode = o.pii_mode;
+  comparison.access_log = o.access_log;
 
   bool gateway_crashed = false;
   nlohmann::json responses;              // (e)'s figures, when it ran
   std::ostringstream responses_summary;  // printed after the comparison
   nlohmann::json messages_embeddings;    // (f)'s, likewise
   std::ostringstream messages_embeddings_summary;
+  nlohmann::json front_doors;  // (g)'s, likewise
+  std::ostringstream front_doors_summary;
   try {
     EnvironmentOptions eo;
     eo.modelgw_bin = o.modelgw_bin;
@@ -532,8 +550,8 @@ int main(int argc, char** argv) {
     smoke_test(env, body);
 
     std::unique_ptr<NginxProxy> nginx;
-    // (f) relays embeddings through nginx too.
-    if ((runs_comparison(o) || o.runs("messages_embeddings")) && !o.skip_nginx) {
+    // (f) relays embeddings through nginx too, (g) the other front doors.
+    if ((runs_comparison(o) || o.runs("messages_embeddings") || o.runs("front_doors")) && !o.skip_nginx) {
       try {
         NginxOptions no;
         no.nginx_bin = o.nginx_bin;
@@ -577,6 +595,16 @@ int main(int argc, char** argv) {
       messages_embeddings = run_messages_embeddings(scenario_settings(o), env, nginx.get(), body, hooks,
                                                     messages_embeddings_summary);
     }
+    if (o.runs("front_doors") && !g_interrupted) {
+      ScenarioHooks hooks;
+      hooks.interrupted = &g_interrupted;
+      hooks.progress = progress;
+      hooks.after_pass = [&env] {
+        check_gateway_alive(env, "front_doors");
+        settle();
+      };
+      front_doors = run_front_doors(scenario_settings(o), env, nginx.get(), body, hooks, front_doors_summary);
+    }
 
     const bool failed = report.total_errors() > 0 || (report.streams && !report.streams_all_completed()) ||
                         comparison.failures() > 0;
@@ -606,6 +634,7 @@ int main(int argc, char** argv) {
   if (runs_comparison(o)) print_comparison(comparison, std::cout);
   if (!responses_summary.str().empty()) std::cout << "\n" << responses_summary.str();
   if (!messages_embeddings_summary.str().empty()) std::cout << "\n" << messages_embeddings_summary.str();
+  if (!front_doors_summary.str().empty()) std::cout << "\n" << front_doors_summary.str();
   const int exit_code = report.exit_code() != 0 || comparison.failures() > 0 || gateway_crashed ? 1 : 0;
   std::cout << "\nexit code " << exit_code << "\n";
   if (o.json_path) {
@@ -614,6 +643,7 @@ int main(int argc, char** argv) {
       if (runs_comparison(o)) extra["comparison"] = comparison_json(comparison);
       if (!responses.is_null()) extra["responses"] = responses;
       if (!messages_embeddings.is_null()) extra["messages_embeddings"] = messages_embeddings;
+      if (!front_doors.is_null()) extra["front_doors"] = front_doors;
       extra["exit_code"] = exit_code;
       write_json(report, *o.json_path, extra);
       std::cout << "JSON written to " << *o.json_path << "\n";

@@ -8,22 +8,11 @@
 #include "nginx_proxy.h"
 #include "scenarios.h"
 
-#include <atomic>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
 namespace bench {
-
-// What a scenario outside main.cpp needs of the run around it.
-struct ScenarioHooks {
-  const std::atomic<bool>* interrupted = nullptr;
-  std::function<void(const std::string&)> progress;  // one line to stderr
-  // After each pass: throws when modelgw died during it, then lets the
-  // pass's sockets close before the next one starts.
-  std::function<void()> after_pass;
-};
 
 // Pass 1: modelgw's CPU per request for (a)'s 1 KiB conversation (with
 // max_tokens) as POST /v1/chat/completions on the plain alias and as

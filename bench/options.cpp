@@ -27,15 +27,16 @@ figure is also a ratio modelgw / nginx. Prints a summary; exit 0 when nothing
 failed (the attacker scenario's client errors are a result, not a failure).
 
 scenarios:
-  --scenarios LIST       comma-separated, from saturation, latency, sse, attack
-                         (the default: all four) and the older phases direct
-                         (direct vs gateway, closed loop at C and C=1) and hold
-                         (--streams at once through the gateway); not in the
-                         default either: responses (e) and messages_embeddings
-                         (f), see README.md
+  --scenarios LIST       comma-separated, from saturation, latency, sse, attack,
+                         front_doors (the default: these five) and the older
+                         phases direct (direct vs gateway, closed loop at C and
+                         C=1) and hold (--streams at once through the gateway);
+                         not in the default either: responses (e) and
+                         messages_embeddings (f), see README.md
   --quick                short sizes for a smoke run (each can still be set)
-(a) saturation, and the direct phase:
-  --concurrency N        workers (keep-alive connections), closed loop (16)
+(a) saturation, front_doors, and the direct phase:
+  --concurrency N        keep-alive connections of the closed loop, one epoll
+                         thread (64)
   --warmup S             warm-up seconds (2)
   --duration S           measured seconds (10)
   --low-warmup S         warm-up seconds of the direct phase's C=1 pass (1)
@@ -113,8 +114,9 @@ double to_seconds(const std::string& name, const std::string& value, double min)
 }
 
 std::vector<std::string> split_list(const std::string& value) {
-  static const std::vector<std::string> kKnown = {
-      "saturation", "latency", "sse", "attack", "direct", "hold", "responses", "messages_embeddings"};
+  static const std::vector<std::string> kKnown = {"saturation", "latency", "sse",       "attack",
+                                                  "direct",     "hold",    "responses", "messages_embeddings",
+                                                  "front_doors"};
   std::vector<std::string> out;
   std::size_t pos = 0;
   while (pos <= value.size()) {

@@ -9,7 +9,7 @@ namespace bench {
 
 struct Options {
   // Non-streamed load.
-  int concurrency = 16;
+  int concurrency = 64;  // as wrk -c64 (see README.md, "The nginx baseline")
   double warmup_s = 2;
   double duration_s = 10;
   double low_warmup_s = 1;  // the C=1 pass
@@ -29,9 +29,9 @@ struct Options {
   bool gateway_defaults = false;
   bool access_log = true;  // logging.access_log of the gateway under test
   // Which parts run (see README.md): the comparison scenarios "saturation",
-  // "latency", "sse", "attack", and the older phases "direct" (closed loop
-  // direct vs gateway at C and C=1) and "hold" (N streams at once).
-  std::vector<std::string> scenarios = {"saturation", "latency", "sse", "attack"};
+  // "latency", "sse", "attack", "front_doors", and the older phases "direct"
+  // (closed loop direct vs gateway at C and C=1) and "hold" (N streams at once).
+  std::vector<std::string> scenarios = {"saturation", "latency", "sse", "attack", "front_doors"};
   bool runs(const std::string& name) const;
   // (b) latency at a fixed rate.
   double rate = 200;

@@ -12,7 +12,7 @@ namespace bench {
 namespace {
 
 std::string chat_request(const Target& t, const std::string& body) {
-  return build_request("POST", "/v1/chat/completions", t.bearer, body);
+  return build_request("POST", "/v1/chat/completions", t.bearer, body, t.headers);
 }
 
 std::string expected_content(int words) {
@@ -25,7 +25,7 @@ std::string expected_content(int words) {
 
 PassResult run_pass(std::uint16_t port, const std::string& request, int concurrency, double warmup_s,
                     double duration_s, int timeout_ms, pid_t proxy_pid, pid_t upstream_pid,
-                    const std::atomic<bool>* interrupted) {
+                    const std::atomic<bool>* interrupted, const std::string& unique_header) {
   ProcSample proxy_start, proxy_end, up_start, up_end;
   LoadOptions lo;
   lo.port = port;
@@ -35,6 +35,7 @@ PassResult run_pass(std::uint16_t port, const std::string& request, int concurre
   lo.duration_s = duration_s;
   lo.timeout_ms = timeout_ms;
   lo.interrupted = interrupted;
+  lo.unique_header = unique_header;
   lo.on_measure_start = [&] {
     if (proxy_pid > 0) proxy_start = sample_process(proxy_pid);
     if (upstream_pid > 0) up_start = sample_process(upstream_pid);
@@ -56,9 +57,10 @@ PassResult run_pass(std::uint16_t port, const std::string& request, int concurre
 }
 
 PassResult run_saturation(const ScenarioSettings& s, const Target& t, const std::string& body,
-                          pid_t upstream_pid, const std::atomic<bool>* interrupted) {
+                          pid_t upstream_pid, const std::atomic<bool>* interrupted,
+                          const std::string& unique_header) {
   return run_pass(t.port, chat_request(t, body), s.concurrency, s.warmup_s, s.duration_s,
-                  s.request_timeout_ms, t.pid, upstream_pid, interrupted);
+                  s.request_timeout_ms, t.pid, upstream_pid, interrupted, unique_header);
 }
 
 OpenLoopResult run_latency(const ScenarioSettings& s, const Target& t, const std::string& body,

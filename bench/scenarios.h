@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -23,11 +24,12 @@ struct Target {
   pid_t pid = -1;         // the proxy process (CPU, RSS); -1 for none
   std::string bearer;     // API key the target accepts
   std::string sse_model;  // model of the SSE scenario's request (an alias on modelgw)
+  std::string headers;    // more header lines of (a)'s and (b)'s requests ("Name: value\r\n" each)
 };
 
 struct ScenarioSettings {
-  // (a) saturation: closed loop.
-  int concurrency = 16;
+  // (a) saturation: closed loop, one epoll thread (as wrk -t1).
+  int concurrency = 64;
   double warmup_s = 2;
   double duration_s = 10;
   int request_timeout_ms = 10000;
@@ -49,14 +51,26 @@ struct ScenarioSettings {
 };
 
 // (a) CPU per request of the target's process at saturation and max RPS.
+// With `unique_header` set (e.g. "Idempotency-Key"), every request carries
+// that header with a value of its own.
 PassResult run_saturation(const ScenarioSettings& s, const Target& t, const std::string& body,
-                          pid_t upstream_pid, const std::atomic<bool>* interrupted);
+                          pid_t upstream_pid, const std::atomic<bool>* interrupted,
+                          const std::string& unique_header = {});
 
 // The closed-loop pass behind (a) and the legacy direct/gateway comparison:
 // samples the CPU time of `proxy_pid` (if > 0) and `upstream_pid` over the window.
 PassResult run_pass(std::uint16_t port, const std::string& request, int concurrency, double warmup_s,
                     double duration_s, int timeout_ms, pid_t proxy_pid, pid_t upstream_pid,
-                    const std::atomic<bool>* interrupted);
+                    const std::atomic<bool>* interrupted, const std::string& unique_header = {});
+
+// What a scenario outside main.cpp needs of the run around it.
+struct ScenarioHooks {
+  const std::atomic<bool>* interrupted = nullptr;
+  std::function<void(const std::string&)> progress;  // one line to stderr
+  // After each pass: throws when modelgw died during it, then lets the
+  // pass's sockets close before the next one starts.
+  std::function<void()> after_pass;
+};
 
 // (b) latency at a fixed rate, open loop.
 OpenLoopResult run_latency(const ScenarioSettings& s, const Target& t, const std::string& body,
