@@ -136,8 +136,8 @@ static_assert(sizeof(mgw_response_record) == 96 && MGW_RESPONSE_RECORD_SIZE_1_9 
               offsetof(mgw_response_record, expires_unix_ms) == 56 &&
               offsetof(mgw_response_record, input_json) == 64 &&
               offsetof(mgw_response_record, response_json) == 80);
-static_assert(sizeof(mgw_row_sink) == 96 && offsetof(mgw_row_sink, callback_response) == 88);
-static_assert(sizeof(mgw_storage_hooks) == 352 && offsetof(mgw_storage_hooks, on_response_put) == 312 &&
+static_assert(offsetof(mgw_row_sink, callback_response) == 88);
+static_assert(offsetof(mgw_storage_hooks, on_response_put) == 312 &&
               offsetof(mgw_storage_hooks, on_response_get) == 320 &&
               offsetof(mgw_storage_hooks, on_response_delete) == 328 &&
               offsetof(mgw_storage_hooks, on_response_purge) == 336 &&
@@ -145,9 +145,20 @@ static_assert(sizeof(mgw_storage_hooks) == 352 && offsetof(mgw_storage_hooks, on
 static_assert(sizeof(mgw_audit_filter) == 96 && offsetof(mgw_audit_filter, action) == 32 &&
               offsetof(mgw_audit_filter, ascending) == 80 && offsetof(mgw_audit_filter, limit) == 88);
 
-TEST(AbiLayout, VersionIsOnePointEleven) {
+// ABI 1.12: idempotency keys in batches, appended to the row sink and the
+// storage table; the earlier frozen sizes are unchanged.
+static_assert(sizeof(mgw_row_sink) == 104 && offsetof(mgw_row_sink, callback_idempotency_at) == 96 &&
+              MGW_ROW_SINK_SIZE_1_12 == 104 && MGW_ROW_SINK_SIZE_1_9 == 96);
+static_assert(sizeof(mgw_storage_hooks) == 368 &&
+              offsetof(mgw_storage_hooks, on_idempotency_claim_batch) == 352 &&
+              offsetof(mgw_storage_hooks, on_idempotency_finish_batch) == 360 &&
+              MGW_STORAGE_HOOKS_SIZE_1_12 == 368 && MGW_STORAGE_HOOKS_SIZE_1_9 == 352);
+static_assert(MGW_IDEMPOTENCY_PENDING == 1 && MGW_IDEMPOTENCY_DONE == 2 && MGW_IDEMPOTENCY_FREE == 3);
+static_assert(sizeof(mgw_status) == 4);
+
+TEST(AbiLayout, VersionIsOnePointTwelve) {
   EXPECT_EQ(MGW_ABI_MAJOR, 1);
-  EXPECT_EQ(MGW_ABI_MINOR, 11);
+  EXPECT_EQ(MGW_ABI_MINOR, 12);
   EXPECT_STREQ(MGW_ENTRY_SYMBOL, "modelgw_plugin_entry");
 }
 

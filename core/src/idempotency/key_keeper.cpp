@@ -58,8 +58,9 @@ errors::ApiError unavailable() {
 KeyKeeper::KeyKeeper(plugins::Storage& storage, net::BlockingPool& blocking,
                      config::IdempotencyConfig options)
     : storage_(storage),
-      blocking_(blocking),
       options_(options),
+      store_(storage),
+      batcher_(store_, blocking),
       purge_("idempotency", "expired keys", [this](std::int64_t now, std::int64_t limit) {
         return storage_.purge_idempotency(now, limit);
       }) {}
@@ -130,21 +131,19 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
     row.state = MGW_IDEMPOTENCY_PENDING;
     row.created_unix_ms = now;
     row.expires_unix_ms = now + options_.in_flight_ms;
-    std::optional<plugins::IdempotencyRow> held;
-    bool failed = false;
-    try {
-      held = co_await net::offload(blocking_, [&] { return storage_.claim_idempotency(row, now); });
-    } catch (const std::exception& e) {
-      logging::for_request(call.request_id()).error("idempotency: {}", e.what());
-      failed = true;
+    auto outcome = co_await batcher_.claim(std::move(row));
+    using Kind = plugins::IdempotencyClaimOutcome::Kind;
+    if (outcome.kind == Kind::failed) {
+      logging::for_request(call.request_id()).error("idempotency: {}", outcome.error);
+      co_return settle({std::nullopt, unavailable()});
     }
-    if (failed) co_return settle({std::nullopt, unavailable()});
-    if (!held) {
+    if (outcome.kind == Kind::claimed) {
       flight->set_state(Flight::State::running);
       call.set_tap(flight.get());
       call.outlive_client();
       co_return Step{std::move(flight), false, std::nullopt};
     }
+    const plugins::IdempotencyRow* held = &outcome.held;
     if (held->digest != flight->digest()) co_return settle({std::nullopt, key_reused()});
     if (held->state == MGW_IDEMPOTENCY_DONE) {
       auto stored = decode(held->response);
@@ -246,30 +245,27 @@ net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
       answer = std::move(marker);
     }
   }
-  try {
-    co_await net::offload(blocking_, [&] {
-      if (keep) {
-        plugins::IdempotencyRow row;
-        row.tenant_id = flight->tenant_id();
-        row.key = flight->key();
-        row.digest = flight->digest();
-        row.owner = flight->owner();
-        row.state = MGW_IDEMPOTENCY_DONE;
-        row.response = encode(answer);
-        // The key lives ttl_ms from now, when its answer is kept (README).
-        row.expires_unix_ms = now_unix_ms() + options_.ttl_ms;
-        if (!storage_.complete_idempotency(row)) {
-          logging::for_request(flight->owner())
-              .warn("idempotency: the key's claim lapsed before the answer was kept");
-        }
-      } else {
-        storage_.release_idempotency(flight->tenant_id(), flight->key(), flight->owner());
-      }
-    });
-  } catch (const std::exception& e) {
+  plugins::IdempotencyRow row;
+  row.tenant_id = flight->tenant_id();
+  row.key = flight->key();
+  row.owner = flight->owner();
+  row.state = MGW_IDEMPOTENCY_FREE;  // not kept: the key is freed
+  if (keep) {
+    row.digest = flight->digest();
+    row.state = MGW_IDEMPOTENCY_DONE;
+    row.response = encode(answer);
+    // The key lives ttl_ms from now, when its answer is kept (README).
+    row.expires_unix_ms = now_unix_ms() + options_.ttl_ms;
+  }
+  const auto outcome = co_await batcher_.finish(std::move(row));
+  using Kind = plugins::IdempotencyFinishOutcome::Kind;
+  if (outcome.kind == Kind::lapsed) {
+    logging::for_request(flight->owner())
+        .warn("idempotency: the key's claim lapsed before the answer was kept");
+  } else if (outcome.kind == Kind::failed) {
     // Followers still get the answer from memory; later retries find the
     // claim PENDING until in_flight_ms passes.
-    logging::for_request(flight->owner()).error("idempotency: {}", e.what());
+    logging::for_request(flight->owner()).error("idempotency: {}", outcome.error);
   }
   forget(*flight);
   flight->set_state(keep ? Flight::State::done : Flight::State::released);

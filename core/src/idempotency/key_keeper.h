@@ -8,12 +8,15 @@
 //
 // State: keys live in storage (shared by every process on it, so a retry
 // that lands on another gateway is answered the same); the flights of this
-// process live here. A crash leaves its claims PENDING until
+// process live here. Claims, completions and releases go to storage through
+// one ClaimBatcher (claim_batcher.h): the requests of all loops share its
+// group-committed batches, one storage transaction each. A crash leaves its claims PENDING until
 // idempotency.in_flight_ms passes; then the key is free.
 #pragma once
 
 #include "config/config.h"
 #include "http/server_call.h"
+#include "idempotency/claim_batcher.h"
 #include "idempotency/flight.h"
 #include "net/blocking_pool.h"
 #include "plugins/storage.h"
@@ -53,7 +56,8 @@ class KeyKeeper {
     // Or the client left while waiting for the first: nothing to answer.
     bool client_left = false;
   };
-  // Runs the step on the caller's loop; storage calls go to the blocking pool.
+  // Runs the step on the caller's loop; storage calls go to the blocking
+  // pool, in the batcher's batches.
   net::Task<Step> begin(http::ServerCall& call, std::int64_t tenant_id, std::string key, std::string digest);
   // After the owner answered: keeps its answer when `keep` (a complete 200),
   // else frees the key; then the flight's followers are released.
@@ -70,8 +74,9 @@ class KeyKeeper {
   static std::int64_t now_unix_ms();
 
   plugins::Storage& storage_;
-  net::BlockingPool& blocking_;
   const config::IdempotencyConfig options_;
+  ClaimBatcher::StorageStore store_;
+  ClaimBatcher batcher_;
 
   std::mutex flights_mutex_;
   std::map<std::pair<std::int64_t, std::string>, std::shared_ptr<Flight>> flights_;

@@ -6,6 +6,8 @@
 
 #include <modelgw/sdk.hpp>
 
+#include <cstring>
+
 namespace modelgw::plugins {
 namespace {
 
@@ -37,6 +39,7 @@ struct Rows {
   std::vector<AuditRow> audit;
   std::vector<LedgerWindow> ledger;
   std::vector<StoredResponse> responses;
+  std::vector<std::pair<std::size_t, IdempotencyRow>> idempotency_at;  // ABI 1.12: (batch index, row)
 
   // One sink entry point per row type: never unwinds into the plugin, and
   // refuses a row whose struct_size does not cover the fields its version has.
@@ -63,7 +66,25 @@ struct Rows {
                     &entry<mgw_idempotency_record, &Rows::take_idempotency, MGW_IDEMPOTENCY_RECORD_SIZE_1_3>,
                     &entry<mgw_audit_event, &Rows::take_audit, MGW_AUDIT_EVENT_SIZE_1_3>,
                     &entry<mgw_ledger_window, &Rows::take_ledger, MGW_LEDGER_WINDOW_SIZE_1_5>,
-                    &entry<mgw_response_record, &Rows::take_response, MGW_RESPONSE_RECORD_SIZE_1_9>};
+                    &entry<mgw_response_record, &Rows::take_response, MGW_RESPONSE_RECORD_SIZE_1_9>,
+                    &take_idempotency_at};
+
+  static void take_idempotency_at(void* self, std::size_t index, const mgw_idempotency_record* row) noexcept {
+    auto* rows = static_cast<Rows*>(self);
+    rows->error.rows.run([&] {
+      if (row == nullptr || row->struct_size < MGW_IDEMPOTENCY_RECORD_SIZE_1_3) {
+        rows->error.breach = "a row smaller than its ABI version defines";
+        rows->error.rows.fail();
+        return;
+      }
+      rows->idempotency_at.emplace_back(index, IdempotencyRow{});
+      rows->idempotency_at.back().second = idempotency_row(row);
+    });
+  }
+  static IdempotencyRow idempotency_row(const mgw_idempotency_record* r) {
+    return IdempotencyRow{r->tenant_id, s(r->key),      s(r->digest),       s(r->owner),
+                          r->state,     s(r->response), r->created_unix_ms, r->expires_unix_ms};
+  }
 
   static std::string s(mgw_str v) { return std::string(mgw::view(v)); }
   void take_tenant(const mgw_tenant_record* r) {
@@ -120,10 +141,7 @@ struct Rows {
     budgets.push_back(BudgetRow{r->id, r->tenant_id, s(r->scope), s(r->subject), s(r->name), s(r->window),
                                 r->limit_micros, r->created_unix_ms});
   }
-  void take_idempotency(const mgw_idempotency_record* r) {
-    idempotency.push_back(IdempotencyRow{r->tenant_id, s(r->key), s(r->digest), s(r->owner), r->state,
-                                         s(r->response), r->created_unix_ms, r->expires_unix_ms});
-  }
+  void take_idempotency(const mgw_idempotency_record* r) { idempotency.push_back(idempotency_row(r)); }
   void take_audit(const mgw_audit_event* r) {
     audit.push_back(AuditRow{r->id, r->tenant_id, r->seq, r->created_unix_ms, s(r->actor), s(r->action),
                              s(r->target), s(r->request_id), s(r->details_json), s(r->prev_hash), s(r->hash),
@@ -233,8 +251,14 @@ mgw_usage_filter to_filter(const UsageFilter& f) {
 
 }  // namespace
 
-Storage::Storage(std::shared_ptr<PluginLibrary> library, const nlohmann::json& options)
+Storage::Storage(std::shared_ptr<PluginLibrary> library, const nlohmann::json& options,
+                 std::size_t table_bytes)
     : library_(std::move(library)), hooks_(library_->hooks<mgw_storage_hooks>()) {
+  if (table_bytes < sizeof hooks_) {
+    // As an older plugin's table: every hook past it absent.
+    std::memset(reinterpret_cast<unsigned char*>(&hooks_) + table_bytes, 0, sizeof hooks_ - table_bytes);
+    hooks_.struct_size = static_cast<std::uint32_t>(table_bytes);
+  }
   ErrorText error;
   const std::string config = options.dump();
   const mgw_status st = hooks_.on_storage_open(library_->host(), mgw::str(config), &handle_, &error.sink);
@@ -539,6 +563,116 @@ std::int64_t Storage::purge_idempotency(std::int64_t now_unix_ms, std::int64_t l
   std::int64_t removed = 0;
   check(purge(handle_, now_unix_ms, limit, &removed, &error.sink), error, "purge idempotency keys");
   return removed;
+}
+
+bool Storage::batches_idempotency() const {
+  return hooks_.on_idempotency_claim_batch != nullptr && hooks_.on_idempotency_finish_batch != nullptr;
+}
+
+namespace {
+
+// The rows as one array for a batch hook (records[0].struct_size apart).
+std::vector<mgw_idempotency_record> to_records(const std::vector<IdempotencyRow>& rows) {
+  std::vector<mgw_idempotency_record> records;
+  records.reserve(rows.size());
+  for (const auto& row : rows) records.push_back(to_record(row));
+  return records;
+}
+
+std::string batch_row_error(mgw_status status, const char* what) {
+  return std::string("storage: ") + what + " failed (" + status_name(status) + ") for this row of the batch";
+}
+
+}  // namespace
+
+std::vector<IdempotencyClaimOutcome> Storage::claim_idempotency_batch(
+    const std::vector<IdempotencyRow>& claims, std::int64_t now_unix_ms) {
+  std::vector<IdempotencyClaimOutcome> out(claims.size());
+  if (claims.empty()) return out;
+  using Kind = IdempotencyClaimOutcome::Kind;
+  if (hooks_.on_idempotency_claim_batch == nullptr) {
+    // An older plugin: one transaction per row, as before the batch hooks.
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      try {
+        auto held = claim_idempotency(claims[i], now_unix_ms);
+        out[i].kind = held ? Kind::held : Kind::claimed;
+        if (held) out[i].held = std::move(*held);
+      } catch (const std::exception& e) {
+        out[i].error = e.what();
+      }
+    }
+    return out;
+  }
+  const auto records = to_records(claims);
+  std::vector<mgw_status> statuses(claims.size(), MGW_INTERNAL);
+  ErrorText error;
+  Rows rows{error};
+  const mgw_status st = hooks_.on_idempotency_claim_batch(
+      handle_, records.data(), records.size(), now_unix_ms, statuses.data(), &rows.sink, &error.sink);
+  check(st, error, "claim idempotency keys");
+  std::vector<IdempotencyRow*> held(claims.size(), nullptr);
+  for (auto& [index, row] : rows.idempotency_at) {
+    if (index < held.size() && held[index] == nullptr) held[index] = &row;
+  }
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    switch (statuses[i]) {
+      case MGW_OK:
+        out[i].kind = Kind::claimed;
+        break;
+      case MGW_CONFLICT:
+        if (held[i] != nullptr) {
+          out[i].kind = Kind::held;
+          out[i].held = std::move(*held[i]);
+        } else {
+          note_storage_failure(MGW_INTERNAL);
+          out[i].error = "storage: idempotency claim: a conflict without its row";
+        }
+        break;
+      default:
+        note_storage_failure(statuses[i]);
+        out[i].error = batch_row_error(statuses[i], "claim idempotency key");
+    }
+  }
+  return out;
+}
+
+std::vector<IdempotencyFinishOutcome> Storage::finish_idempotency_batch(
+    const std::vector<IdempotencyRow>& rows) {
+  std::vector<IdempotencyFinishOutcome> out(rows.size());
+  if (rows.empty()) return out;
+  using Kind = IdempotencyFinishOutcome::Kind;
+  if (hooks_.on_idempotency_finish_batch == nullptr) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      try {
+        if (rows[i].state == MGW_IDEMPOTENCY_DONE) {
+          out[i].kind = complete_idempotency(rows[i]) ? Kind::done : Kind::lapsed;
+        } else {
+          release_idempotency(rows[i].tenant_id, rows[i].key, rows[i].owner);
+          out[i].kind = Kind::done;
+        }
+      } catch (const std::exception& e) {
+        out[i].error = e.what();
+      }
+    }
+    return out;
+  }
+  const auto records = to_records(rows);
+  std::vector<mgw_status> statuses(rows.size(), MGW_INTERNAL);
+  ErrorText error;
+  check(hooks_.on_idempotency_finish_batch(handle_, records.data(), records.size(), statuses.data(),
+                                           &error.sink),
+        error, "finish idempotency keys");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (statuses[i] == MGW_OK) {
+      out[i].kind = Kind::done;
+    } else if (statuses[i] == MGW_NOT_FOUND && rows[i].state == MGW_IDEMPOTENCY_DONE) {
+      out[i].kind = Kind::lapsed;
+    } else {
+      note_storage_failure(statuses[i]);
+      out[i].error = batch_row_error(statuses[i], "finish idempotency key");
+    }
+  }
+  return out;
 }
 
 bool Storage::supports_audit() const {

@@ -170,6 +170,21 @@ struct IdempotencyRow {
   std::int64_t expires_unix_ms = 0;
 };
 
+// What one row of a claim batch came to (ABI 1.12; see Storage::claim_idempotency_batch).
+struct IdempotencyClaimOutcome {
+  enum class Kind { claimed, held, failed };
+  Kind kind = Kind::failed;
+  IdempotencyRow held;  // Kind::held: the live row that holds the key
+  std::string error;    // Kind::failed: why, for the log
+};
+
+// What one row of a finish batch came to.
+struct IdempotencyFinishOutcome {
+  enum class Kind { done, lapsed, failed };  // lapsed: a completion found no claim of its owner
+  Kind kind = Kind::failed;
+  std::string error;  // Kind::failed: why, for the log
+};
+
 // One audit event (see mgw_audit_event); audit/audit_event.h builds them.
 struct AuditRow {
   std::int64_t id = 0;
@@ -226,7 +241,10 @@ struct UsageQuery {
 class Storage {
  public:
   // Opens the store; throws PluginError with the plugin's reason.
-  Storage(std::shared_ptr<PluginLibrary> library, const nlohmann::json& options);
+  // `table_bytes` below the plugin's table makes the host treat it as an
+  // older plugin's, hooks past it absent (tests of the fallbacks).
+  Storage(std::shared_ptr<PluginLibrary> library, const nlohmann::json& options,
+          std::size_t table_bytes = sizeof(mgw_storage_hooks));
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -279,6 +297,18 @@ class Storage {
   bool complete_idempotency(const IdempotencyRow& done);  // false: the claim is no longer the caller's
   void release_idempotency(std::int64_t tenant_id, const std::string& key, const std::string& owner);
   std::int64_t purge_idempotency(std::int64_t now_unix_ms, std::int64_t limit);  // rows removed
+  // Group commit (ABI 1.12): many claims, or many finishes, in one storage
+  // transaction; outcome i answers row i. A claim batch sees its rows in
+  // order (a key twice: the second is held by the first). A finish row with
+  // state MGW_IDEMPOTENCY_DONE completes its owner's claim; with
+  // MGW_IDEMPOTENCY_FREE it releases it. Throws StorageError when the batch
+  // failed as a whole (nothing of it written). A plugin without the batch
+  // hooks (batches_idempotency() false) gets one 1.3 call per row, a row's
+  // failure then failing only that row.
+  bool batches_idempotency() const;
+  std::vector<IdempotencyClaimOutcome> claim_idempotency_batch(const std::vector<IdempotencyRow>& claims,
+                                                               std::int64_t now_unix_ms);
+  std::vector<IdempotencyFinishOutcome> finish_idempotency_batch(const std::vector<IdempotencyRow>& rows);
 
   // The audit log (ABI 1.3). append_audit is all or none; false (nothing
   // appended) when a (tenant, seq) was taken by another process meanwhile.
@@ -332,7 +362,7 @@ class Storage {
   template <typename Hook>
   Hook hook(Hook mgw_storage_hooks::*member, const char* what) const;
 
-  const mgw_storage_hooks& hooks_;  // in this host's layout: a later minor's hook is NULL for an older plugin
+  mgw_storage_hooks hooks_;  // in this host's layout: a later minor's hook is NULL for an older plugin
   mgw_storage* handle_ = nullptr;
 };
 

@@ -79,7 +79,7 @@ extern "C" {
 #endif
 
 #define MGW_ABI_MAJOR 1
-#define MGW_ABI_MINOR 11
+#define MGW_ABI_MINOR 12
 
 /* Name of the one symbol a plugin exports (type mgw_plugin_entry_fn). */
 #define MGW_ENTRY_SYMBOL "modelgw_plugin_entry"
@@ -892,6 +892,9 @@ typedef struct mgw_ledger_window {
  * OWNERSHIP: every mgw_str is borrowed for the call. */
 #define MGW_IDEMPOTENCY_PENDING 1 /* claimed; its request is running */
 #define MGW_IDEMPOTENCY_DONE 2    /* completed; `response` is replayed */
+/* ABI 1.12: never stored; in a row of on_idempotency_finish_batch, the key is
+ * to be freed (as on_idempotency_release) rather than completed. */
+#define MGW_IDEMPOTENCY_FREE 3
 typedef struct mgw_idempotency_record {
   uint32_t struct_size;
   int64_t tenant_id;
@@ -984,6 +987,10 @@ typedef struct mgw_row_sink {
   void (*callback_ledger_window)(void* host_data, const mgw_ledger_window* row);
   /* ABI 1.9 */
   void (*callback_response)(void* host_data, const mgw_response_record* row);
+  /* ABI 1.12: a row of a batch hook, with the index of the batch entry it
+   * answers (on_idempotency_claim_batch: the live row that holds entry
+   * `index`'s key). */
+  void (*callback_idempotency_at)(void* host_data, size_t index, const mgw_idempotency_record* row);
 } mgw_row_sink;
 
 /* OWNERSHIP: plugin-owned, static. Every hook below borrows its arguments for
@@ -1232,6 +1239,54 @@ typedef struct mgw_storage_hooks {
    * last row; fewer than `limit` rows is the last page. */
   mgw_status (*on_response_page)(mgw_storage* storage, int64_t after_tenant_id, mgw_str after_id,
                                  int64_t limit, const mgw_row_sink* out, const mgw_text_sink* error);
+
+  /* ABI 1.12: idempotency keys in batches (group commit). The host gathers
+   * the claims of the requests that arrive while a batch is being written,
+   * and their completions and releases, into one call each, so that one
+   * write transaction serves many requests. A plugin without these (a
+   * shorter table, or NULL) gets one on_idempotency_claim, _complete or
+   * _release per row instead, with the same outcomes.
+   *
+   * Both take `count` (>= 1) records lying rows[0].struct_size bytes apart
+   * (the host's sizeof; step with it, as in on_usage_insert) and an array
+   * of `count` statuses, out_statuses[i] answering rows[i]. On MGW_OK the
+   * plugin has written every entry of out_statuses and committed the one
+   * transaction. Any other return means the batch failed as a whole: no row
+   * of it was stored, changed or deleted (the transaction rolled back), the
+   * host ignores out_statuses and whatever went to `held`, and `error` says
+   * why. A row the plugin refuses on its own (a key outside 1..255 bytes, an
+   * empty owner, a state it does not know) gets MGW_INVALID_ARGUMENT in its
+   * entry, nothing is written for it and the other rows go on; a NULL
+   * `rows` or `out_statuses`, a struct_size below
+   * MGW_IDEMPOTENCY_RECORD_SIZE_1_3 or differing between rows is
+   * MGW_INVALID_ARGUMENT for the call.
+   * OWNERSHIP: rows, their strings and out_statuses are borrowed for the
+   * call; a row passed to `held` is the plugin's, valid for the callback.
+   * THREADING: as every storage hook (any thread, concurrently); `held` is
+   * called on the calling thread, during the hook.
+   *
+   * Claims rows[0], rows[1], ... in that order, in one transaction, each as
+   * on_idempotency_claim with now_unix_ms: a row sees the claims of the rows
+   * before it, so the same (tenant_id, key) twice in one batch is claimed by
+   * the first and held for the second. out_statuses[i] is MGW_OK (claimed:
+   * rows[i] is stored, PENDING) or MGW_CONFLICT (held: rows[i] is not
+   * stored, and the live row that holds its key went, unchanged, to
+   * held->callback_idempotency_at(held->host_data, i, row) exactly once
+   * when `held` is not NULL and its struct_size covers that callback), or
+   * MGW_INVALID_ARGUMENT. */
+  mgw_status (*on_idempotency_claim_batch)(mgw_storage* storage, const mgw_idempotency_record* rows,
+                                           size_t count, int64_t now_unix_ms, mgw_status* out_statuses,
+                                           const mgw_row_sink* held, const mgw_text_sink* error);
+  /* Finishes rows[0], rows[1], ... in that order, in one transaction. A row
+   * with state MGW_IDEMPOTENCY_DONE is completed as on_idempotency_complete
+   * (out_statuses[i] MGW_OK, or MGW_NOT_FOUND when (tenant_id, key) has no
+   * PENDING row held by its owner); a row with state MGW_IDEMPOTENCY_FREE is
+   * released as on_idempotency_release (MGW_OK whether or not there was
+   * such a row; its digest, response, created_unix_ms and expires_unix_ms
+   * are ignored); any other state is MGW_INVALID_ARGUMENT for that row. */
+  mgw_status (*on_idempotency_finish_batch)(mgw_storage* storage, const mgw_idempotency_record* rows,
+                                            size_t count, mgw_status* out_statuses,
+                                            const mgw_text_sink* error);
 } mgw_storage_hooks;
 
 /* ------------------------------------------------------------------------ */
@@ -1290,11 +1345,13 @@ typedef struct mgw_storage_hooks {
 #define MGW_ROW_SINK_SIZE_1_3 MGW_SIZE_THROUGH(mgw_row_sink, callback_audit)
 #define MGW_ROW_SINK_SIZE_1_5 MGW_SIZE_THROUGH(mgw_row_sink, callback_ledger_window)
 #define MGW_ROW_SINK_SIZE_1_9 MGW_SIZE_THROUGH(mgw_row_sink, callback_response)
+#define MGW_ROW_SINK_SIZE_1_12 MGW_SIZE_THROUGH(mgw_row_sink, callback_idempotency_at)
 #define MGW_STORAGE_HOOKS_SIZE_1_0 MGW_SIZE_THROUGH(mgw_storage_hooks, on_prompt_activate)
 #define MGW_STORAGE_HOOKS_SIZE_1_2 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_read)
 #define MGW_STORAGE_HOOKS_SIZE_1_3 MGW_SIZE_THROUGH(mgw_storage_hooks, on_audit_heads)
 #define MGW_STORAGE_HOOKS_SIZE_1_5 MGW_SIZE_THROUGH(mgw_storage_hooks, on_ledger_restore)
 #define MGW_STORAGE_HOOKS_SIZE_1_9 MGW_SIZE_THROUGH(mgw_storage_hooks, on_response_page)
+#define MGW_STORAGE_HOOKS_SIZE_1_12 MGW_SIZE_THROUGH(mgw_storage_hooks, on_idempotency_finish_batch)
 
 #ifdef __cplusplus
 } /* extern "C" */

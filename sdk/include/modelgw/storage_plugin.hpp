@@ -181,7 +181,14 @@ inline const mgw_plugin_descriptor* entry(const mgw_host_api* host, const mgw_pl
   X(response_purge, mgw_status, (mgw_storage* storage, int64_t now_unix_ms, int64_t limit,                 \
                                  int64_t* out_removed, const mgw_text_sink* error))                         \
   X(response_page, mgw_status, (mgw_storage* storage, int64_t after_tenant_id, mgw_str after_id,           \
-                                int64_t limit, const mgw_row_sink* out, const mgw_text_sink* error))
+                                int64_t limit, const mgw_row_sink* out, const mgw_text_sink* error))        \
+  /* ABI 1.12 */                                                                                            \
+  X(idempotency_claim_batch, mgw_status, (mgw_storage* storage, const mgw_idempotency_record* rows,        \
+                                          size_t count, int64_t now_unix_ms, mgw_status* out_statuses,      \
+                                          const mgw_row_sink* held, const mgw_text_sink* error))            \
+  X(idempotency_finish_batch, mgw_status, (mgw_storage* storage, const mgw_idempotency_record* rows,       \
+                                           size_t count, mgw_status* out_statuses,                          \
+                                           const mgw_text_sink* error))
 // clang-format on
 
 #define MGW_STORAGE_DETAIL_DECLARE_(name, ret, params) ret name params noexcept;
