@@ -8,6 +8,7 @@
 #include "util/sha256_hex.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace modelgw::idempotency {
 namespace {
@@ -109,6 +110,24 @@ TEST(StoredResponse, RoundTripsWholeAnswersAndStreams) {
   EXPECT_TRUE(back->too_large);
   EXPECT_TRUE(back->body.empty());
   EXPECT_EQ(back->request_id, "req_1");
+}
+
+TEST(StoredResponse, AnyBytesOfAnAnswerRoundTripAsJson) {
+  // Quotes, backslashes, every control character, DEL and non-ASCII round
+  // trip exactly; bytes that are not UTF-8 come back as U+FFFD.
+  StoredResponse r;
+  r.request_id = "req_\"3\"";
+  r.status = 200;
+  r.headers = {{"X-Note", "a\tb"}};
+  std::string body = "q\" b\\ / \x7f \xc3\xa9 ";
+  for (int c = 0; c < 0x20; ++c) body.push_back(static_cast<char>(c));
+  r.body = body + "\xff end";
+  auto back = decode(encode(r));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->request_id, r.request_id);
+  EXPECT_EQ(back->headers, r.headers);
+  EXPECT_EQ(back->body, body + "\xef\xbf\xbd end");
+  EXPECT_TRUE(nlohmann::json::accept(encode(r)));
 }
 
 TEST(StoredResponse, TextThatIsNotOneDecodesToNothing) {

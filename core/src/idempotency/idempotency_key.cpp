@@ -1,6 +1,7 @@
 #include "idempotency/idempotency_key.h"
 
 #include "util/ascii.h"
+#include "util/json_text.h"
 #include "util/sha256_hex.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ void append_canonical(const nlohmann::json& v, std::string& out) {
       for (auto it = v.begin(); it != v.end(); ++it) {
         if (!first) out.push_back(',');
         first = false;
-        out += nlohmann::json(it.key()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        util::append_json_string(out, it.key());  // dump()'s text for a parsed (valid UTF-8) key
         out.push_back(':');
         append_canonical(it.value(), out);
       }
@@ -56,6 +57,9 @@ void append_canonical(const nlohmann::json& v, std::string& out) {
       out += v.dump();
       return;
     }
+    case nlohmann::json::value_t::string:
+      util::append_json_string(out, v.get_ref<const std::string&>());
+      return;
     default:
       out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }

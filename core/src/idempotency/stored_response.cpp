@@ -1,6 +1,7 @@
 #include "idempotency/stored_response.h"
 
 #include "util/ascii.h"
+#include "util/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,22 +28,39 @@ bool replays_header(std::string_view name) {
 }
 
 std::string encode(const StoredResponse& r) {
-  nlohmann::json j = {{"request_id", r.request_id}, {"status", r.status}, {"stream", r.stream}};
-  if (r.too_large) {
-    j["too_large"] = true;
-    return j.dump();
+  // Written directly (the answer is kept on every keyed request; a DOM
+  // would copy the body and escape it through the serializer). Bytes the
+  // model produced are not always valid UTF-8: kept as U+FFFD rather than
+  // failing, as they were replayed before.
+  std::string out;
+  out.reserve(r.bytes() + 128);
+  out.append("{\"request_id\":");
+  util::append_json_string(out, r.request_id);
+  out.append(",\"status\":").append(std::to_string(r.status));
+  out.append(",\"stream\":").append(r.stream ? "true" : "false");
+  if (r.too_large) return out.append(",\"too_large\":true}");
+  out.append(",\"headers\":[");
+  for (std::size_t i = 0; i < r.headers.size(); ++i) {
+    out.append(i == 0 ? "[" : ",[");
+    util::append_json_string(out, r.headers[i].first);
+    out.push_back(',');
+    util::append_json_string(out, r.headers[i].second);
+    out.push_back(']');
   }
-  auto& headers = j["headers"] = nlohmann::json::array();
-  for (const auto& [name, value] : r.headers) headers.push_back({name, value});
+  out.push_back(']');
   if (r.stream) {
-    j["events"] = r.events;
-    j["ended"] = r.ended;
+    out.append(",\"events\":[");
+    for (std::size_t i = 0; i < r.events.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      util::append_json_string(out, r.events[i]);
+    }
+    out.append("],\"ended\":").append(r.ended ? "true" : "false");
   } else {
-    j["body"] = r.body;
+    out.append(",\"body\":");
+    util::append_json_string(out, r.body);
   }
-  // Bytes the model produced are not always valid UTF-8 JSON text: keep
-  // them rather than fail (they are replayed as they were sent).
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out.push_back('}');
+  return out;
 }
 
 std::optional<StoredResponse> decode(std::string_view text) {

@@ -1,6 +1,6 @@
 #include "logging/access_log.h"
 
-#include "logging/json_text.h"
+#include "util/json_text.h"
 
 #include <fmt/format.h>
 
@@ -29,17 +29,17 @@ class Members {
  public:
   Members(std::string& out, Format format) : out_(out), format_(format) {}
   void add(std::string_view name, std::string_view value) {
-    if (format_ == Format::json) return append_json_member(out_, name, value);
+    if (format_ == Format::json) return util::append_json_member(out_, name, value);
     start(name);
     append_text(out_, value);
   }
   void add(std::string_view name, std::int64_t value) {
-    if (format_ == Format::json) return append_json_member(out_, name, value);
+    if (format_ == Format::json) return util::append_json_member(out_, name, value);
     start(name);
     out_.append(std::to_string(value));
   }
   void add(std::string_view name, bool value) {
-    if (format_ == Format::json) return append_json_member(out_, name, value);
+    if (format_ == Format::json) return util::append_json_member(out_, name, value);
     start(name);
     out_.append(value ? "true" : "false");
   }
@@ -72,7 +72,7 @@ std::string access_line(const AccessRecord& r, Format line_format, AccessFormat 
   append_line_start(line, line_format, spdlog::level::info, std::chrono::system_clock::now());
   const std::string message = format == AccessFormat::combined ? combined(r) : std::string("access");
   if (line_format == Format::json) {
-    append_json_string(line, message);
+    util::append_json_string(line, message);
   } else {
     append_text(line, message);
   }

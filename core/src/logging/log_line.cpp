@@ -1,6 +1,6 @@
 #include "logging/log_line.h"
 
-#include "logging/json_text.h"
+#include "util/json_text.h"
 
 #include <ctime>
 
@@ -117,7 +117,7 @@ void LineFormatter::format(const spdlog::details::log_msg& msg, spdlog::memory_b
   line.reserve(128 + text.size() + fields.size());
   append_line_start(line, format_, msg.level, msg.time);
   if (format_ == Format::json) {
-    append_json_string(line, text);
+    util::append_json_string(line, text);
     if (fields.size() > 2) {  // not "{}": its members follow msg's
       line.push_back(',');
       line.append(fields.substr(1, fields.size() - 2));

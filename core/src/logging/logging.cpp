@@ -2,7 +2,7 @@
 
 #include "config/config.h"
 #include "logging/batched_sink.h"
-#include "logging/json_text.h"
+#include "util/json_text.h"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -22,7 +22,7 @@ std::string dropped_line(Format format, std::uint64_t dropped) {
   const std::string message =
       "log lines dropped: stderr did not keep up (" + std::to_string(dropped) + " lines)";
   if (format == Format::json) {
-    append_json_string(line, message);
+    util::append_json_string(line, message);
     line.push_back('}');
   } else {
     append_text(line, message);

@@ -1,14 +1,16 @@
-// JSON text for log lines, written straight into the line being built: no
-// DOM, no second pass. Every line is one JSON object whatever a value holds:
-// quotes, backslashes and control characters are escaped, and bytes that are
-// not UTF-8 become U+FFFD (as nlohmann's error_handler_t::replace does).
+// JSON text written straight into the text being built (log lines, the
+// answers kept for idempotency keys, request digests): no DOM, no second
+// pass. Quotes, backslashes and control characters are escaped as
+// nlohmann's dump() escapes them, so valid UTF-8 gives the same text; a byte
+// that is not UTF-8 becomes U+FFFD (nlohmann's error_handler_t::replace does
+// that per sequence, this per byte: both valid JSON).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace modelgw::logging {
+namespace modelgw::util {
 
 // Appends `s` as a quoted JSON string.
 void append_json_string(std::string& out, std::string_view s);
@@ -19,4 +21,4 @@ void append_json_member(std::string& out, std::string_view name, std::string_vie
 void append_json_member(std::string& out, std::string_view name, std::int64_t value);
 void append_json_member(std::string& out, std::string_view name, bool value);
 
-}  // namespace modelgw::logging
+}  // namespace modelgw::util

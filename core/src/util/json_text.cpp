@@ -1,8 +1,8 @@
-#include "logging/json_text.h"
+#include "util/json_text.h"
 
 #include <charconv>
 
-namespace modelgw::logging {
+namespace modelgw::util {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
@@ -109,4 +109,4 @@ void append_json_member(std::string& out, std::string_view name, bool value) {
   out.append(",\"").append(name).append("\":").append(value ? "true" : "false");
 }
 
-}  // namespace modelgw::logging
+}  // namespace modelgw::util
