@@ -105,10 +105,10 @@ build_fuzz_targets() {
 }
 
 # The bounded run CI makes after the test suites (build_fuzz_targets first):
-# every target for MODELGW_FUZZ_SECONDS (10) seconds against its seeds: with
-# 23 targets on 2 cores that is about two minutes, less than 17 targets at 20 s took.
+# every target for MODELGW_FUZZ_SECONDS (8) seconds against its seeds: with
+# 23 targets on 2 cores that is under two minutes, less than 17 targets at 20 s took.
 run_fuzz_bounded() {
-  local seconds="${MODELGW_FUZZ_SECONDS:-10}"
+  local seconds="${MODELGW_FUZZ_SECONDS:-8}"
   echo "==> fuzzing (${seconds} s per target)"
   local targets
   mapfile -t targets < <(fuzz_target_names)
