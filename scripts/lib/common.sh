@@ -14,8 +14,9 @@ MODELGW_DEB_PACKAGES=(
 )
 
 # The PostgreSQL server the tests start a throw-away cluster of (initdb and
-# pg_ctl from /usr/lib/postgresql/*/bin); scripts/run does not need it.
-MODELGW_TEST_DEB_PACKAGES=(postgresql)
+# pg_ctl from /usr/lib/postgresql/*/bin), and the browser the console's test
+# drives headless (/usr/bin/chromium); scripts/run needs neither.
+MODELGW_TEST_DEB_PACKAGES=(postgresql chromium)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
