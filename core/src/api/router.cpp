@@ -121,10 +121,11 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     }
     co_return;
   }
-  if (path == "/v1/usage") {
+  if (path == "/v1/usage" || path == "/internal/v1/usage") {
     if (!method_is(call, "GET")) co_return;
-    if (auto principal = co_await authenticate(deps_.auth, call, "usage:read"))
-      co_await get_usage(call, *principal);
+    const bool internal = path != "/v1/usage";
+    if (auto principal = co_await authenticate(deps_.auth, call, internal ? "admin" : "usage:read"))
+      co_await get_usage(call, *principal, internal);
     co_return;
   }
   if (path == "/v1/budgets") {
@@ -140,6 +141,12 @@ net::Task<void> Router::handle(http::ServerCall& call) {
     if (auto principal = co_await authenticate(deps_.auth, call, internal ? "admin" : "audit:read")) {
       co_await get_audit(call, *principal, internal);
     }
+    co_return;
+  }
+  if (path == "/internal/v1/audit/verify") {
+    if (!method_is(call, "GET")) co_return;
+    if (auto principal = co_await authenticate(deps_.auth, call, "admin"))
+      co_await verify_audit(call, *principal);
     co_return;
   }
   if (path == "/internal/v1" || path.substr(0, 13) == "/internal/v1/") {
@@ -167,6 +174,10 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   if (path == "/metrics" && deps_.metrics != nullptr) {
     if (!method_is(call, "GET")) co_return;
     send_metrics(call, *deps_.metrics);
+    co_return;
+  }
+  if (deps_.console != nullptr && deps_.console->owns(path)) {
+    deps_.console->serve(call);
     co_return;
   }
   call.send_error(errors::not_found("not_found", "no endpoint at " +

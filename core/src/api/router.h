@@ -12,6 +12,7 @@
 #include "catalog/catalog.h"
 #include "chat/chat_endpoint.h"
 #include "chat/route_set.h"
+#include "console/console_site.h"
 #include "embeddings/embeddings_door.h"
 #include "http/server_call.h"
 #include "messages/count_tokens_door.h"
@@ -36,6 +37,7 @@ struct RouterDeps {
   QueryLane* queries = nullptr;  // where usage, budget and audit reads run (nullptr: auth.blocking)
   // Kept responses of POST /v1/responses (nullptr: the storage plugin keeps none).
   responses::ResponseStore* responses = nullptr;
+  const console::ConsoleSite* console = nullptr;  // the web console (nullptr: console.enabled is false)
 };
 
 class Router : public http::Handler {
@@ -47,8 +49,9 @@ class Router : public http::Handler {
  private:
   net::Task<void> get_prompt(http::ServerCall& call, const auth::Principal& principal, std::string encoded);
   net::Task<void> admin(http::ServerCall& call, const auth::Principal& principal);
-  // spend_queries.cpp: GET /v1/usage and GET /v1/budgets.
-  net::Task<void> get_usage(http::ServerCall& call, const auth::Principal& principal);
+  // spend_queries.cpp: GET /v1/usage (the caller's tenant), GET
+  // /internal/v1/usage (any tenant's, named by `tenant`) and GET /v1/budgets.
+  net::Task<void> get_usage(http::ServerCall& call, const auth::Principal& principal, bool internal);
   net::Task<void> get_budgets(http::ServerCall& call, const auth::Principal& principal);
   // A place in the query lane for the tenant, or an empty ticket and the
   // call answered 429.
@@ -62,6 +65,9 @@ class Router : public http::Handler {
                                   bool input_items);
   // GET /v1/audit (the caller's tenant) and /internal/v1/audit (any tenant's).
   net::Task<void> get_audit(http::ServerCall& call, const auth::Principal& principal, bool internal);
+  // audit_verification.cpp: GET /internal/v1/audit/verify, what `modelgw
+  // audit verify` reports, for the console.
+  net::Task<void> verify_audit(http::ServerCall& call, const auth::Principal& principal);
 
   RouterDeps deps_;
   const responses::ResponsesDoor responses_door_;     // POST /v1/responses

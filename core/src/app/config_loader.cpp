@@ -358,6 +358,26 @@ void read_pii(SectionReader r, PiiConfig& p) {
   r.reject_unknown_keys();
 }
 
+// console.path: a plain absolute path that no API route lives under, so the
+// console can never shadow one (or be shadowed).
+void check_console_path(const std::string& path) {
+  const bool plain = path.size() >= 2 && path.size() <= 64 && path[0] == '/' && path.back() != '/' &&
+                     path.find("//") == std::string::npos &&
+                     path.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_/") == std::string::npos;
+  if (!plain) {
+    throw ConfigError(
+        "console.path: must be an absolute path of 2 to 64 characters a-z 0-9 - _ /, "
+        "not ending in '/' (e.g. /console)");
+  }
+  for (const char* taken : {"/v1", "/internal", "/healthz", "/readyz", "/metrics"}) {
+    const std::string_view t(taken);
+    const bool under =
+        path.compare(0, t.size(), t) == 0 && (path.size() == t.size() || path[t.size()] == '/');
+    if (under)
+      throw ConfigError("console.path: " + path + " would hide the gateway's " + std::string(t) + " routes");
+  }
+}
+
 Config from_json(const nlohmann::json& root, std::string source) {
   Config c;
   c.source_path = std::move(source);
@@ -427,6 +447,13 @@ Config from_json(const nlohmann::json& root, std::string source) {
     SectionReader r(top.object("metrics"), "metrics");
     c.metrics.enabled = r.boolean("enabled", c.metrics.enabled);
     c.metrics.bearer_token = r.string("bearer_token", "");
+    r.reject_unknown_keys();
+  }
+  {
+    SectionReader r(top.object("console"), "console");
+    c.console.enabled = r.boolean("enabled", c.console.enabled);
+    c.console.path = r.string("path", c.console.path);
+    check_console_path(c.console.path);
     r.reject_unknown_keys();
   }
   {

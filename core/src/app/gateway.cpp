@@ -74,6 +74,7 @@ struct Gateway::State {
   // running when the loops are destroyed can count into them.
   std::unique_ptr<modelgw::metrics::Registry> metrics;
   std::unique_ptr<api::MetricsEndpoint> metrics_endpoint;
+  std::unique_ptr<console::ConsoleSite> console;  // nullptr: console.enabled is false
   std::unique_ptr<api::ReadinessProbe> readiness;
   std::unique_ptr<net::EventLoops> loops;
   std::unique_ptr<net::BlockingPool> blocking;
@@ -289,10 +290,11 @@ Gateway::Gateway(const config::Config& config) : state_(std::make_unique<State>(
   if (s.metrics) {
     s.metrics_endpoint = std::make_unique<api::MetricsEndpoint>(*s.metrics, config.metrics.bearer_token);
   }
+  if (config.console.enabled) s.console = std::make_unique<console::ConsoleSite>(config.console.path);
   s.router = std::make_unique<api::Router>(
       api::RouterDeps{api::AuthDeps{*s.authenticator, *s.gate, *s.blocking, s.audit.get()}, s.routes,
                       *s.prompts, *s.admin_routes, *s.storage, *s.usage, s.audit.get(), s.readiness.get(),
-                      s.metrics_endpoint.get(), s.queries.get(), s.responses.get()});
+                      s.metrics_endpoint.get(), s.queries.get(), s.responses.get(), s.console.get()});
   // Binds now, so a taken port fails start-up with one line.
   s.listener = std::make_unique<http::Listener>(*s.loops, sc, *s.router);
   if (s.metrics) {

@@ -8,8 +8,8 @@
 namespace modelgw::app {
 namespace {
 
-constexpr const char* kRestartOnly[] = {"server", "storage",     "plugins_dir", "auth",  "usage",
-                                        "audit",  "idempotency", "logging",     "budget"};
+constexpr const char* kRestartOnly[] = {"server", "storage",     "plugins_dir", "auth",   "usage",
+                                        "audit",  "idempotency", "logging",     "budget", "console"};
 
 }  // namespace
 
@@ -50,6 +50,7 @@ std::vector<std::string> keep_restart_only(const config::Config& running, const 
   next.idempotency = running.idempotency;
   next.logging = running.logging;
   next.budget = running.budget;
+  next.console = running.console;
   return changed;
 }
 

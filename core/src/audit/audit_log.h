@@ -58,6 +58,9 @@ class AuditLog {
   AuditLog(const AuditLog&) = delete;
   AuditLog& operator=(const AuditLog&) = delete;
 
+  // The key every event's MAC is made with (nullptr: none), for verifying.
+  const AuditKey* key() const { return options_.key.get(); }
+
   // Queues an event. Never blocks on storage; thread-safe.
   void record(Event event);
   // Queues it and appends what is queued on this thread, so an admin change

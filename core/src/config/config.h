@@ -114,6 +114,12 @@ struct MetricsConfig {
   std::string bearer_token;  // a secret: never logged; empty: no authentication
 };
 
+// The web console (console/console_site.h): served unless disabled.
+struct ConsoleConfig {
+  bool enabled = true;
+  std::string path = "/console";  // where it is served; no other route may live under it
+};
+
 // The audit log's writer (audit/audit_log.h).
 struct AuditConfig {
   int flush_interval_ms = 50;          // events are appended at least this often
@@ -235,6 +241,7 @@ struct Config {
   ResponsesConfig responses;
   AuditConfig audit;
   MetricsConfig metrics;
+  ConsoleConfig console;
   LoggingConfig logging;
   RetryConfig retry;
   PiiConfig pii;

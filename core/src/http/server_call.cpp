@@ -76,8 +76,11 @@ void ServerCall::append_head(int status, std::string_view content_type, std::siz
   out_.append(reason.data(), reason.size());
   out_ += "\r\nDate: ";
   out_ += http_date_now();
-  out_ += "\r\nServer: modelgw\r\nContent-Type: ";
-  out_ += content_type;
+  out_ += "\r\nServer: modelgw";
+  if (!content_type.empty()) {
+    out_ += "\r\nContent-Type: ";
+    out_ += content_type;
+  }
   if (chunked) {
     out_ += "\r\nTransfer-Encoding: chunked";
   } else if (content_length != std::string::npos) {
@@ -119,6 +122,16 @@ void ServerCall::send_text(int status, std::string_view content_type, std::strin
   if (tap_ != nullptr) {
     tap_->on_head(status, false, headers_);
     tap_->on_body(body);
+  }
+}
+
+void ServerCall::send_not_modified() {
+  if (answered()) return;
+  append_head(304, {}, std::string::npos, false);
+  finished_ = true;
+  if (tap_ != nullptr) {
+    tap_->on_head(304, false, headers_);
+    tap_->on_body({});
   }
 }
 

@@ -135,6 +135,9 @@ class ServerCall {
   void send_json(int status, std::string_view body);
   // The same with another Content-Type (GET /metrics' text format).
   void send_text(int status, std::string_view content_type, std::string_view body);
+  // 304 Not Modified: a head alone, with neither Content-Type nor
+  // Content-Length (RFC 9110 8.6: a length there must be the 200's).
+  void send_not_modified();
   // A JSON object answer with this call's request_id added as its first member.
   void send_object(int status, std::string_view object);
   // The error envelope (with Retry-After when the error has one; 413 and
