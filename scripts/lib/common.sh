@@ -14,9 +14,11 @@ MODELGW_DEB_PACKAGES=(
 )
 
 # The PostgreSQL server the tests start a throw-away cluster of (initdb and
-# pg_ctl from /usr/lib/postgresql/*/bin), and the browser the console's test
-# drives headless (/usr/bin/chromium); scripts/run needs neither.
-MODELGW_TEST_DEB_PACKAGES=(postgresql chromium)
+# pg_ctl from /usr/lib/postgresql/*/bin); scripts/run does not need it.
+MODELGW_TEST_DEB_PACKAGES=(postgresql)
+# The browser the console's test drives headless (/usr/bin/chromium): the
+# largest download, so scripts/test installs it while the release tree builds.
+MODELGW_BROWSER_DEB_PACKAGES=(chromium)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
