@@ -175,9 +175,12 @@ code=$(curl -s -m 20 -o "$WORK/chat.json" -w '%{http_code}' "http://127.0.0.1:$P
 [ "$code" = 200 ] && grep -q '"choices"' "$WORK/chat.json" ||
   { cat "$WORK/chat.json"; tail -20 "$WORK/gateway.log"; fail "chat request answered $code"; }
 [ "$(stat -c %U /var/lib/modelgw/modelgw.db)" = modelgw ] || fail "the store is not the modelgw user's"
+# The web console is inside the installed binary: nothing beside it to install.
+curl -sf -m 10 "http://127.0.0.1:$PORT/console/" | grep -q '<script src="app.js"' ||
+  fail "the installed gateway does not serve its console at /console/"
 kill -TERM "$GW_PID"
 wait_until 15 bash -c "! kill -0 $GW_PID 2>/dev/null" || fail "the gateway did not stop on SIGTERM"
-echo "    200 from /v1/chat/completions via the fake upstream"
+echo "    200 from /v1/chat/completions via the fake upstream, and the console at /console/"
 
 # --- the SDK alone ---------------------------------------------------------------
 step "SDK example against the installed modelgw-sdk"
