@@ -1,5 +1,6 @@
 #include "api/router.h"
 
+#include "api/openapi_document.h"
 #include "api/readiness.h"
 #include "errors/anthropic_error.h"
 #include "messages/anthropic_version.h"
@@ -151,6 +152,10 @@ net::Task<void> Router::handle(http::ServerCall& call) {
   }
   if (path == "/internal/v1" || path.substr(0, 13) == "/internal/v1/") {
     if (auto principal = co_await authenticate(deps_.auth, call, "admin")) co_await admin(call, *principal);
+    co_return;
+  }
+  if (path == kOpenapiPath) {
+    send_openapi_document(call);
     co_return;
   }
   if (path == "/healthz") {
