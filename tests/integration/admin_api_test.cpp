@@ -169,6 +169,11 @@ TEST_F(AdminApiTest, AHugeUnknownPathOrNameIsNotEchoed) {
     EXPECT_GE(r.status, 400) << path.substr(0, 40);
     EXPECT_LT(r.body.size(), 1024u) << r.status << " " << r.body.substr(0, 200);
   }
+  // A method the path does not allow: 405 names the path by an excerpt too.
+  const auto wrong = call("PUT", "/internal/v1/tenants/" + huge);
+  EXPECT_TRUE(IsApiError(wrong, 405, "invalid_request_error", "method_not_allowed"))
+      << wrong.body.substr(0, 200);
+  EXPECT_LT(wrong.body.size(), 1024u) << wrong.body.substr(0, 200);
   const auto chat = post_chat(port(), key(), R"({"prompt":{"name":")" + huge + R"("}})");
   EXPECT_LT(chat.body.size(), 1024u) << chat.status << " " << chat.body.substr(0, 200);
 }

@@ -178,8 +178,11 @@ AdminReply AdminRoutes::answer(const AdminRequest& request, const auth::Principa
     }
     allowed += (allowed.empty() ? "" : ", ") + std::string(r.method);
   }
-  AdminReply reply = fail(errors::ApiError{
-      405, "method_not_allowed", method + " is not allowed on " + path + "; use " + allowed, {}});
+  AdminReply reply = fail(errors::ApiError{405,
+                                           "method_not_allowed",
+                                           errors::input_excerpt(method) + " is not allowed on " +
+                                               errors::input_excerpt(path, 128) + "; use " + allowed,
+                                           {}});
   reply.allow = allowed;
   return reply;
 }
