@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace it {
@@ -96,6 +97,26 @@ struct Exchange {
     const auto answer = http_call(port, r);
     const auto q = path.find('?');
     log.add(method, q == std::string::npos ? path : path.substr(0, q), answer);
+    // What the document says of headers, beside the bodies the node script checks.
+    const std::string what = method + " " + path + " -> " + std::to_string(answer.status);
+    EXPECT_TRUE(is_request_id(answer.header("x-request-id"))) << what;
+    if (answer.status == 405) {
+      EXPECT_FALSE(answer.header("allow").empty()) << what;
+    }
+    if (answer.status == 429) {
+      const std::string wait = answer.header("retry-after");
+      EXPECT_TRUE(!wait.empty() && wait.find_first_not_of("0123456789") == std::string::npos) << what;
+    }
+    if (path.rfind("/v1/messages", 0) == 0) {
+      EXPECT_EQ(answer.header("request-id"), answer.header("x-request-id")) << what;
+    }
+    const json answered = answer.json();
+    if (answered.is_object() && answered.contains("request_id")) {
+      EXPECT_EQ(answered["request_id"], answer.header("x-request-id")) << what;
+    }
+    if (answered.is_object() && answered.contains("error") && answered["error"].is_object()) {
+      EXPECT_EQ(answered["error"].value("request_id", ""), answer.header("x-request-id")) << what;
+    }
     return answer;
   }
   HttpResponse post(const std::string& path, const std::string& key, const json& body, Headers headers = {}) {
@@ -249,6 +270,7 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
 
   // ---- Responses -----------------------------------------------------------
   const std::string rs = "/v1/responses";
+  const std::string em = "/v1/embeddings";
   const auto kept = call.post(rs, chat,
                               {{"model", "gpt-4o-mini"},
                                {"input", "hello responses"},
@@ -271,9 +293,14 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
   call.post(rs, chat, {{"model", "gpt-4o-mini"}, {"input", "x"}, {"bogus", 1}});  // 400 unknown_parameter
   call.post(rs, chat, {{"model", "gpt-4o-mini"}, {"input", "x"}, {"background", true}});  // 422
   call.post(rs, chat, {{"model", "gpt-4o-mini"}, {"input", "x"}, {"previous_response_id", "resp_nope"}});
-  call.post(rs, "", {{"model", "gpt-4o-mini"}, {"input", "x"}});      // 401
-  call.post(rs, reader, {{"model", "gpt-4o-mini"}, {"input", "x"}});  // 403
-  call("GET", rs, chat);                                              // 405
+  call.post(rs, "", {{"model", "gpt-4o-mini"}, {"input", "x"}});                               // 401
+  call.post(rs, reader, {{"model", "gpt-4o-mini"}, {"input", "x"}});                           // 403
+  call("GET", rs, chat);                                                                       // 405
+  call.post(rs, chat, {{"model", "ghost"}, {"input", "x"}});                                   // 404
+  call.post(rs, chat, {{"model", "err-500"}, {"input", "x"}});                                 // 502
+  call.post(rs, broke_key, {{"model", "pricey"}, {"input", "x"}, {"max_output_tokens", 50}});  // 402
+  call.post(rs, globex_key, {{"model", "gpt-4o-mini"}, {"input", "four"}});                    // 429
+  call.post(em, chat, {{"model", "emb"}, {"input", std::string(70000, 'a')}});                 // 413
   call("GET", rs + "/" + rid, chat);
   call("GET", rs + "/" + rid + "/input_items?order=asc&limit=10", chat);
   call("GET", rs + "/" + rid + "/input_items?limit=0", chat);  // 400
@@ -316,7 +343,12 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
             with_key(broke_key));  // 402
   call.post(ms, "", {{"model", "gpt-4o-mini"}, {"max_tokens", 5}, {"messages", user_turn("three")}},
             with_key(globex_key));  // 429
-  call("GET", ms, chat);            // 405
+  call.post(ms, "", {{"model", "auto"}, {"max_tokens", 5}, {"messages", user_turn("x")}},
+            with_key(chat));  // 422
+  call.post(ms, "",
+            {{"model", "claude"}, {"max_tokens", 5}, {"messages", user_turn(std::string(70000, 'a'))}},
+            with_key(chat));  // 413
+  call("GET", ms, chat);      // 405
   const std::string ct = "/v1/messages/count_tokens";
   call.post(ct, "", msg, with_key(chat));
   call.post(ct, "", {{"model", "gpt-4o-mini"}, {"messages", user_turn("count me")}}, with_key(chat));
@@ -325,7 +357,6 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
   call("GET", ct, chat);                                     // 405
 
   // ---- Embeddings ------------------------------------------------------------
-  const std::string em = "/v1/embeddings";
   call.post(em, chat, {{"model", "emb"}, {"input", "hello"}, {"encoding_format", "float"}});
   call.post(em, chat, {{"model", "emb"}, {"input", json::array({"a", "b"})}});
   call.post(em, chat, {{"model", "gpt-4o-mini"}, {"input", "x"}});  // 400 invalid_model
@@ -420,6 +451,7 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
                               << run.out << "\n--- stderr ---\n"
                               << run.err;
   EXPECT_NE(run.out.find("every operation exercised"), std::string::npos) << run.out;
+  std::cout << run.out;  // each operation and the statuses it answered, for the log
   // The served document is the YAML, converted.
   const RunResult same =
       run_to_exit(node.string(),
