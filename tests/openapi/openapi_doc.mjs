@@ -39,6 +39,18 @@
 //       (`x-sse-terminator`, chat's "[DONE]"); an `event:` name must equal the
 //       payload's `type` when both are present.
 //
+//       Stream rules: with a terminator, the stream ends with it or with an
+//       error event (`{"error": ...}` or `type: "error"`), and nothing
+//       follows an error event; `sequence_number`s, where events carry
+//       them, count from 0 by one.
+//
+//   validateRequest(method, path, contentType, bodyText, doc = loadDoc())
+//       -> string[]: what the call does that the document does not describe:
+//       an undocumented operation, a query parameter it does not list or a
+//       value not of its schema, a body where none is documented or a
+//       required body missing, a content type or body not of the request
+//       schema.
+//
 //   parseSse(text) -> [{event, data}]
 //       The events of an SSE body (comments skipped, data lines joined).
 import { createRequire } from 'node:module';
@@ -212,6 +224,8 @@ export function validateSseEvents(method, concrete, events, doc = loadDoc()) {
       : events.map((e) => (typeof e === 'string' ? { data: e } : { event: e.event ?? e.type, data: e.data }));
   const errors = [];
   if (list.length === 0) errors.push(`${where}: an empty stream`);
+  const isErrorPayload = (p) => p && typeof p === 'object' && (p.type === 'error' || ('error' in p && !('type' in p)));
+  let expectedSequence = 0;
   list.forEach((e, i) => {
     const label = `${where} event ${i}${e.event ? ` (${e.event})` : ''}`;
     if (media.terminator !== undefined && e.data === media.terminator) {
@@ -226,10 +240,102 @@ export function validateSseEvents(method, concrete, events, doc = loadDoc()) {
       return;
     }
     errors.push(...schemaErrors(doc, media.pointer, payload, label));
+    if (isErrorPayload(payload) && i !== list.length - 1) errors.push(`${label}: events follow an error event`);
+    if (payload && typeof payload === 'object' && 'sequence_number' in payload) {
+      if (payload.sequence_number !== expectedSequence) {
+        errors.push(`${label}: sequence_number ${payload.sequence_number}, expected ${expectedSequence}`);
+      }
+      expectedSequence = Number(payload.sequence_number) + 1;
+    }
     if (e.event && payload && typeof payload === 'object' && typeof payload.type === 'string' && payload.type !== e.event) {
       errors.push(`${label}: event name ${e.event} but data.type ${payload.type}`);
     }
   });
+  if (media.terminator !== undefined && list.length > 0) {
+    const last = list[list.length - 1];
+    let lastPayload;
+    try {
+      lastPayload = JSON.parse(last.data);
+    } catch {
+      lastPayload = undefined;
+    }
+    if (last.data !== media.terminator && !isErrorPayload(lastPayload)) {
+      errors.push(`${where}: the stream ends neither with ${media.terminator} nor with an error event`);
+    }
+  }
+  return errors;
+}
+
+// ---- requests ------------------------------------------------------------------------
+function parametersOf(doc, op) {
+  const out = new Map();
+  const base = `#/paths/${pointerEscape(op.template)}`;
+  const lists = [
+    [op.pathItem?.parameters ?? [], `${base}/parameters`],
+    [op.operation.parameters ?? [], `${base}/${op.method.toLowerCase()}/parameters`],
+  ];
+  for (const [list, at] of lists) {
+    list.forEach((raw, i) => {
+      const { node, pointer } = deref(doc, raw, `${at}/${i}`);
+      if (node) out.set(`${node.in}:${node.name}`, { node, pointer });
+    });
+  }
+  return out;
+}
+
+function coerceQueryValue(schema, value) {
+  const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
+  if (type === 'integer' || type === 'number') return /^-?[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : value;
+  if (type === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
+  if (type === 'array') return [value];
+  return value;
+}
+
+export function validateRequest(method, concrete, contentType, bodyText, doc = loadDoc()) {
+  const where = `${String(method).toUpperCase()} ${concrete}`;
+  const op = findOperation(method, concrete, doc);
+  if (!op) return [`${where}: no such operation in the document`];
+  const errors = [];
+  const params = parametersOf(doc, op);
+  const query = String(concrete).includes('?') ? String(concrete).split('?')[1].split('#')[0] : '';
+  for (const [name, value] of new URLSearchParams(query)) {
+    const p = params.get(`query:${name}`);
+    if (!p) {
+      errors.push(`${where}: query parameter '${name}' is not documented`);
+      continue;
+    }
+    if (!p.node.schema) continue;
+    const coerced = coerceQueryValue(p.node.schema, value);
+    errors.push(...schemaErrors(doc, `${p.pointer}/schema`, coerced, `${where} query ${name}`));
+  }
+  const requestBody = deref(doc, op.operation.requestBody, `#/paths/${pointerEscape(op.template)}/${op.method.toLowerCase()}/requestBody`);
+  const body = bodyText ?? '';
+  if (!requestBody.node) {
+    if (body.length) errors.push(`${where}: a body where the operation documents none`);
+    return errors;
+  }
+  if (!body.length) {
+    if (requestBody.node.required) errors.push(`${where}: the documented body is required`);
+    return errors;
+  }
+  const mediaType = String(contentType ?? '').split(';')[0].trim().toLowerCase();
+  const media = requestBody.node.content?.[mediaType];
+  if (!media) {
+    errors.push(`${where}: request content type '${contentType}' is not documented`);
+    return errors;
+  }
+  let value = body;
+  if (mediaType === 'application/json') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      errors.push(`${where}: the request body is not JSON`);
+      return errors;
+    }
+  }
+  if (media.schema) {
+    errors.push(...schemaErrors(doc, `${requestBody.pointer}/content/${pointerEscape(mediaType)}/schema`, value, `${where} request`));
+  }
   return errors;
 }
 

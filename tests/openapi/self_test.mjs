@@ -4,7 +4,7 @@
 // missing required member, an unknown member of a closed shape, a bad stream
 // event). Run by ctest (openapi_checker_self_test).
 import assert from 'node:assert/strict';
-import { findOperation, listOperations, validateResponse, validateSseEvents } from './openapi_doc.mjs';
+import { findOperation, listOperations, validateRequest, validateResponse, validateSseEvents } from './openapi_doc.mjs';
 
 const rid = 'req_0123456789abcdefghijklmn';
 const error = (type, code, param = null) => JSON.stringify({ error: { type, code, message: 'm', param, request_id: rid } });
@@ -37,6 +37,25 @@ const chunk = { request_id: rid, id: 'c', object: 'chat.completion.chunk', creat
 assert.deepEqual(validateSseEvents('POST', '/v1/chat/completions', `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`), []);
 assert.ok(validateSseEvents('POST', '/v1/chat/completions', ['[DONE]', JSON.stringify(chunk)]).length > 0);
 assert.ok(validateSseEvents('POST', '/v1/chat/completions', [JSON.stringify({ ...chunk, object: 'x' })]).length > 0);
+// A chat stream must end with [DONE] or an error event; responses events count from 0.
+assert.ok(validateSseEvents('POST', '/v1/chat/completions', [JSON.stringify(chunk)]).length > 0);
+const failure = { error: { type: 'api_error', code: 'provider_failed', message: 'm', param: null, request_id: rid } };
+assert.deepEqual(validateSseEvents('POST', '/v1/chat/completions', [JSON.stringify(chunk), JSON.stringify(failure)]), []);
+const delta = (n) => ({ data: JSON.stringify({ type: 'response.output_text.delta', sequence_number: n, request_id: rid,
+  item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'x' }), event: 'response.output_text.delta' });
+assert.deepEqual(validateSseEvents('POST', '/v1/responses', [delta(0), delta(1)]), []);
+assert.ok(validateSseEvents('POST', '/v1/responses', [delta(0), delta(2)]).length > 0);
 assert.deepEqual(validateSseEvents('POST', '/v1/messages', [{ event: 'message_stop', data: '{"type":"message_stop"}' }]), []);
 assert.ok(validateSseEvents('POST', '/v1/messages', [{ event: 'ping', data: '{"type":"message_stop"}' }]).length > 0);
+// Requests.
+assert.deepEqual(validateRequest('GET', '/v1/usage?limit=5&group_by=day&stream=true', '', ''), []);
+assert.ok(validateRequest('GET', '/v1/usage?limit=0', '', '').length > 0);
+assert.ok(validateRequest('GET', '/v1/usage?group_by=week', '', '').length > 0);
+assert.ok(validateRequest('GET', '/v1/usage?bogus=1', '', '').length > 0);
+assert.deepEqual(validateRequest('POST', '/internal/v1/tenants/acme/budgets', 'application/json',
+  JSON.stringify({ window: 'day', limit: '5.00' })), []);
+assert.ok(validateRequest('POST', '/internal/v1/tenants/acme/budgets', 'application/json',
+  JSON.stringify({ window: 'year', limit: '5.00' })).length > 0);
+assert.ok(validateRequest('POST', '/internal/v1/tenants', 'application/json', '').length > 0);
+assert.ok(validateRequest('GET', '/v1/models', 'application/json', '{}').length > 0);
 console.log('openapi_doc.mjs self-test passed');

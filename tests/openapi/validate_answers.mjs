@@ -2,8 +2,12 @@
 //
 //   node validate_answers.mjs ANSWERS.jsonl [--require-coverage]
 //       ANSWERS.jsonl: one {"method","path","status","content_type","body"}
-//       a line (tests/integration/openapi_test.cpp writes it). Prints every
-//       mismatch (openapi_doc.mjs validateResponse) and, with
+//       a line (tests/integration/openapi_test.cpp writes it), optionally
+//       with the request ("target": path and query, "request_content_type",
+//       "request_body"). Prints every mismatch (openapi_doc.mjs
+//       validateResponse; and validateRequest for each request the gateway
+//       accepted, a 2xx or 304: a call it serves must be one the document
+//       describes) and, with
 //       --require-coverage, every operation of the document no answer
 //       exercised; exits 1 when there is any. On success it prints
 //       "every operation exercised" (with --require-coverage).
@@ -11,7 +15,7 @@
 //       Fetches URL (GET /v1/openapi.json) and checks it equals the YAML.
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { findOperation, findPath, listOperations, loadDoc, validateResponse } from './openapi_doc.mjs';
+import { findOperation, findPath, listOperations, loadDoc, validateRequest, validateResponse } from './openapi_doc.mjs';
 
 const args = process.argv.slice(2);
 const doc = loadDoc();
@@ -40,6 +44,11 @@ for (const [i, line] of lines.entries()) {
   const a = JSON.parse(line);
   const errors = validateResponse(a.method, a.path, a.status, a.content_type, a.body, doc);
   for (const e of errors) failures.push(`answer ${i + 1}: ${e}\n    body: ${String(a.body).slice(0, 300)}`);
+  if ('target' in a && ((a.status >= 200 && a.status < 300) || a.status === 304)) {
+    for (const e of validateRequest(a.method, a.target, a.request_content_type, a.request_body, doc)) {
+      failures.push(`request ${i + 1} (answered ${a.status}): ${e}\n    sent: ${String(a.request_body).slice(0, 300)}`);
+    }
+  }
   const op = findOperation(a.method, a.path, doc);
   const key = op ? `${op.method} ${op.template}` : null;
   if (key) {
