@@ -12,6 +12,7 @@
 #include "harness/checks.h"
 #include "harness/stack.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -447,8 +448,45 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
   EXPECT_TRUE(again.body.empty());
   EXPECT_EQ(again.header("etag"), doc.header("etag"));
 
+  // ---- Every operation without a key, and with a key lacking its scope ------
+  const std::vector<std::pair<std::string, std::string>> keyed = {
+      {"POST", "/v1/embeddings"},
+      {"POST", "/v1/messages/count_tokens"},
+      {"GET", "/v1/responses/resp_x/input_items"},
+      {"DELETE", "/v1/responses/resp_x"},
+      {"GET", "/internal/v1/tenants/acme"},
+      {"GET", "/internal/v1/tenants/acme/settings"},
+      {"PATCH", "/internal/v1/tenants/acme/settings"},
+      {"GET", "/internal/v1/tenants/acme/keys"},
+      {"POST", "/internal/v1/tenants/acme/keys"},
+      {"GET", "/internal/v1/keys"},
+      {"POST", "/internal/v1/keys/1/revoke"},
+      {"POST", "/internal/v1/keys/1/rotate"},
+      {"GET", "/internal/v1/tenants/acme/budgets"},
+      {"POST", "/internal/v1/tenants/acme/budgets"},
+      {"PATCH", "/internal/v1/budgets/1"},
+      {"DELETE", "/internal/v1/budgets/1"},
+      {"GET", "/internal/v1/tenants/acme/credits"},
+      {"POST", "/internal/v1/tenants/acme/credits"},
+      {"GET", "/internal/v1/tenants/acme/prompts"},
+      {"GET", "/internal/v1/tenants/acme/prompts/support"},
+      {"GET", "/internal/v1/tenants/acme/prompts/support/versions"},
+      {"POST", "/internal/v1/tenants/acme/prompts/support/versions"},
+      {"POST", "/internal/v1/tenants/acme/prompts/support/versions/1/activate"},
+  };
+  for (const auto& [method, path] : keyed) {
+    const bool messages = path.rfind("/v1/messages", 0) == 0;
+    const std::string body = method == "POST" || method == "PATCH" ? "{}" : "";
+    EXPECT_EQ(call(method, path, "", body, messages ? av : Headers{}).status, 401) << method << " " << path;
+    const std::string& wrong = path.rfind("/internal/", 0) == 0 ? chat : reader;
+    EXPECT_EQ(call(method, path, wrong, body, messages ? av : Headers{}).status, 403)
+        << method << " " << path;
+  }
+
   // ---- The check -------------------------------------------------------------
   ASSERT_GT(log.count(), 100);
+  if (const char* keep = std::getenv("MODELGW_OPENAPI_ANSWERS"))
+    fs::copy_file(answers, keep, fs::copy_options::overwrite_existing);
   const RunResult run = run_to_exit(
       node.string(),
       {(root / "tests/openapi/validate_answers.mjs").string(), answers.string(), "--require-coverage"},
