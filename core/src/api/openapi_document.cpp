@@ -5,8 +5,8 @@
 namespace modelgw::api {
 
 // Generated from docs/openapi.yaml (build tree: core/embedded_openapi.cpp).
-extern const char kEmbeddedOpenapiJson[];
-extern const std::size_t kEmbeddedOpenapiJsonSize;
+extern const char* const kEmbeddedOpenapiPieces[];
+extern const std::size_t kEmbeddedOpenapiPieceCount;
 extern const char kEmbeddedOpenapiEtag[];
 
 namespace {
@@ -29,7 +29,14 @@ bool openapi_etag_matches(std::string_view header, std::string_view etag) {
 }  // namespace
 
 std::string_view openapi_json() {
-  return {kEmbeddedOpenapiJson, kEmbeddedOpenapiJsonSize};
+  // The generator writes the document in pieces (compilers bound one string
+  // literal's length); joined once, on first use.
+  static const std::string joined = [] {
+    std::string out;
+    for (std::size_t i = 0; i < kEmbeddedOpenapiPieceCount; ++i) out += kEmbeddedOpenapiPieces[i];
+    return out;
+  }();
+  return joined;
 }
 
 std::string_view openapi_etag() {
