@@ -1,6 +1,7 @@
 #include "console/console_site.h"
 
 #include "errors/api_error.h"
+#include "http/conditional_get.h"
 
 #include <modelgw_console/assets.h>
 
@@ -89,20 +90,6 @@ bool accepts_gzip(std::string_view accept_encoding) {
   return gzip_named ? gzip : star;
 }
 
-bool none_match_hits(std::string_view if_none_match, std::string_view etag) {
-  if (trim(if_none_match) == "*") return true;
-  // Weak comparison: W/ prefixes are ignored on either side.
-  const std::string_view ours = etag.substr(0, 2) == "W/" ? etag.substr(2) : etag;
-  while (!if_none_match.empty()) {
-    const auto comma = if_none_match.find(',');
-    std::string_view tag = trim(if_none_match.substr(0, comma));
-    if_none_match = comma == std::string_view::npos ? std::string_view() : if_none_match.substr(comma + 1);
-    if (tag.substr(0, 2) == "W/") tag.remove_prefix(2);
-    if (tag == ours) return true;
-  }
-  return false;
-}
-
 ConsoleSite::ConsoleSite(std::string prefix) : prefix_(std::move(prefix)) {}
 
 bool ConsoleSite::owns(std::string_view path) const {
@@ -141,7 +128,8 @@ void ConsoleSite::serve(http::ServerCall& call) const {
   set_page_headers(call);
   call.set_header("ETag", std::string(asset->etag));
   call.set_header("Vary", "Accept-Encoding");
-  if (auto inm = request.header("if-none-match"); !inm.empty() && none_match_hits(inm, asset->etag)) {
+  if (auto inm = request.header("if-none-match");
+      !inm.empty() && http::if_none_match_hits(inm, asset->etag)) {
     call.send_not_modified();
     return;
   }

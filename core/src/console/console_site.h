@@ -31,8 +31,4 @@ class ConsoleSite {
 // coding named, or `*`, with a q-value above zero.
 bool accepts_gzip(std::string_view accept_encoding);
 
-// Whether an If-None-Match field value matches `etag` by the weak comparison
-// RFC 9110 13.1.2 requires there (`*` matches any).
-bool none_match_hits(std::string_view if_none_match, std::string_view etag);
-
 }  // namespace modelgw::console
