@@ -10,6 +10,7 @@
 #include "capacity/capacity_warnings.h"
 #include "catalog/catalog_prices.h"
 #include "cli/arguments.h"
+#include "cli/import_command.h"
 #include "cli/pid_file.h"
 #include "cli/reload_command.h"
 #include "logging/logging.h"
@@ -45,6 +46,11 @@ commands:
   reload [--pid PID]                 check the configuration, then have the running gateway
                                      (server.pid_file, or PID) reload it
   check-config [FILE]                validate a configuration file and its plugins
+  import litellm FILE [--out OUT] [--force] [--plugins-dir DIR] [--state-dir DIR]
+                                     a modelgw configuration from a LiteLLM proxy config.yaml, on
+                                     stdout or into OUT (an existing OUT only with --force), and a
+                                     report of each setting: imported, approximated, by hand (the
+                                     command to run) or unsupported (README "Switching from LiteLLM")
   tenants create NAME                add a tenant
   tenants list                       list tenants
   tenants show NAME                  a tenant and its settings, as JSON
@@ -528,6 +534,7 @@ int run(int argc, char** argv) {
   }
   const std::string command = argv[1];
   try {
+    if (command == "import") return cmd_import(argc, argv);  // takes a flag (--force): its own parsing
     Arguments args = Arguments::parse(argc, argv, 1);
     if (command == "serve") return cmd_serve(args);
     if (command == "check-config") return cmd_check_config(args);
