@@ -127,6 +127,7 @@ TEST(LiteLLMImport, AModelGroupBecomesATierInLiteLLMsOrder) {
 model_list:
   - model_name: gpt-4o
     litellm_params: { model: openai/gpt-4o, order: 2 }
+    rpm: 900
   - model_name: gpt-4o
     litellm_params: { model: azure/gpt-4o-eu, api_base: "https://eu.openai.azure.com/", api_key: os.environ/AZ_EU,
                       api_version: "2024-10-21", order: 1 }
@@ -151,6 +152,9 @@ model_list:
   ASSERT_NE(row, nullptr);
   EXPECT_EQ(row->status, RowStatus::approximated);
   EXPECT_NE(row->detail.find("api_version 2024-10-21 is not sent"), std::string::npos) << row->detail;
+  const auto* rpm = litellm_row_of(r, "model_list[0].rpm");
+  ASSERT_NE(rpm, nullptr);
+  EXPECT_EQ(rpm->status, RowStatus::unsupported);
   const auto* group = litellm_row_of(r, "model_list: model_name gpt-4o");
   ASSERT_NE(group, nullptr);
   EXPECT_EQ(group->status, RowStatus::approximated);

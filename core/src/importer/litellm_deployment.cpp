@@ -512,6 +512,22 @@ std::optional<Deployment> read_deployment(const YAML::Node& entry, std::size_t i
   if (auto v = number_value(child(params, "weight"))) d.weight = *v;
   if (auto v = number_value(child(params, "rpm"))) d.rpm = *v;
   if (auto v = number_value(child(params, "tpm"))) d.tpm = *v;
+  // The router also reads rpm and tpm beside litellm_params.
+  for (const auto& kv : entry) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+    if (key == "model_name" || key == "litellm_params" || key == "model_info") continue;
+    if (key == "rpm" || key == "tpm") {
+      if (auto v = number_value(kv.second))
+        (key == "rpm" ? d.rpm : d.tpm) = std::max(key == "rpm" ? d.rpm : d.tpm, *v);
+      row(path + "." + key, RowStatus::unsupported,
+          "the deployment's own " + key +
+              ": modelgw has no per-model limit (it retries the vendor's 429s and a tier moves on); it only "
+              "ranks "
+              "the deployment in its group's tier");
+    } else {
+      row(path + "." + key, RowStatus::unsupported, "no modelgw equivalent");
+    }
+  }
   for (const char* key : {"rpm", "tpm"}) {
     if (!child(params, key)) continue;
     row(p + key, RowStatus::unsupported,
