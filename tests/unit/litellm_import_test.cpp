@@ -160,6 +160,25 @@ model_list:
   EXPECT_EQ(group->status, RowStatus::approximated);
 }
 
+TEST(LiteLLMImport, AzureWithoutApiBaseReadsLiteLLMsVariable) {
+  const auto r = import_litellm(R"(
+model_list:
+  - model_name: gpt-4o
+    litellm_params: { model: azure/prod-gpt4o, api_key: os.environ/AZURE_API_KEY }
+  - model_name: auto
+    litellm_params: { model: openai/gpt-4o }
+)");
+  EXPECT_NE(r.config_yaml.find("base_url: \"${AZURE_API_BASE}/openai/v1\""), std::string::npos)
+      << r.config_yaml;
+  EXPECT_NE(r.config_yaml.find("\"api-key\": \"${AZURE_API_KEY}\""), std::string::npos) << r.config_yaml;
+  const auto* env = litellm_row_of(r, "environment");
+  ASSERT_NE(env, nullptr);
+  EXPECT_NE(env->detail.find("AZURE_API_BASE"), std::string::npos) << env->detail;
+  const auto* reserved = litellm_row_of(r, "model_list[1] (auto)");
+  ASSERT_NE(reserved, nullptr);
+  EXPECT_EQ(reserved->status, RowStatus::unsupported);
+}
+
 TEST(LiteLLMImport, FallbacksAndGroupAliasesBecomeTiers) {
   const auto r = import_litellm(R"(
 model_list:

@@ -94,7 +94,7 @@ ImportResult import_litellm(std::string_view text, const ImportOptions& options)
   SecretBook secrets;
   collect_secrets(root, secrets);
   std::vector<ReportRow> settings_rows;
-  const RoutingSettings routing = read_settings(root, draft, secrets, settings_rows);
+  const RoutingSettings routing = read_settings(root, draft, settings_rows);
 
   const YAML::Node list = child(root, "model_list");
   if (!list.IsSequence() || list.size() == 0) {

@@ -170,9 +170,7 @@ void collect_secrets(const YAML::Node& root, SecretBook& secrets) {
   walk_secrets(root, secrets);
 }
 
-RoutingSettings read_settings(const YAML::Node& root, Draft& draft, SecretBook& secrets,
-                              std::vector<ReportRow>& rows) {
-  (void)secrets;
+RoutingSettings read_settings(const YAML::Node& root, Draft& draft, std::vector<ReportRow>& rows) {
   RoutingSettings out;
   auto row = [&](const std::string& setting, RowStatus status, std::string detail) {
     rows.push_back(ReportRow{setting, status, std::move(detail)});

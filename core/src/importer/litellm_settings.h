@@ -46,13 +46,12 @@ struct RoutingSettings {
 // credentials, environment_variables, database_url, ...) into `secrets`.
 void collect_secrets(const YAML::Node& root, SecretBook& secrets);
 
-// The three settings sections and environment_variables: rows for each key,
-// and what goes into the draft (retry, logging, rate limits). Must run
-// before the deployments are read (they take `defaults`); `environment_variables`
-// rows need the references the deployments made, so those come from
-// report_environment afterwards.
-RoutingSettings read_settings(const YAML::Node& root, Draft& draft, SecretBook& secrets,
-                              std::vector<ReportRow>& rows);
+// The three settings sections (and any unknown top-level key): rows for
+// each key, and what goes into the draft (retry, logging, rate limits). Runs
+// before the deployments are read (they take `defaults`).
+// environment_variables needs the references the deployments made: its rows
+// come from report_environment, afterwards.
+RoutingSettings read_settings(const YAML::Node& root, Draft& draft, std::vector<ReportRow>& rows);
 
 // Rows for environment_variables and for every variable the written config
 // references (the operator sets them in modelgw's environment).
