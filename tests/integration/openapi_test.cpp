@@ -426,6 +426,18 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
   call("GET", "/internal/v1/audit?tenant=nobody", admin);  // 404
   call("GET", "/internal/v1/audit", reader);               // 403
   call("POST", "/internal/v1/audit", admin);               // 405
+  call("GET", "/internal/v1/audit/verify", admin);
+  call("GET", "/internal/v1/audit/verify?tenant=acme", admin);
+  call("GET", "/internal/v1/audit/verify?tenant=nobody", admin);  // 404
+  call("GET", "/internal/v1/audit/verify?chain=1", admin);        // 400
+  call("GET", "/internal/v1/audit/verify", reader);               // 403
+  call("DELETE", "/internal/v1/audit/verify", admin);             // 405
+  call("GET", "/internal/v1/usage?tenant=acme&limit=5", admin);
+  call("GET", "/internal/v1/usage?tenant=acme&group_by=model", admin);
+  call("GET", "/internal/v1/usage?group_by=day", admin);   // 400: no tenant
+  call("GET", "/internal/v1/usage?tenant=nobody", admin);  // 404
+  call("GET", "/internal/v1/usage?tenant=acme", reader);   // 403
+  call("POST", "/internal/v1/usage?tenant=acme", admin);   // 405
 
   // ---- Operations: health, readiness, metrics, the document -----------------
   call("GET", "/healthz", "");
