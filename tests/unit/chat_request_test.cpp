@@ -135,3 +135,71 @@ TEST(ChatRequest, NIsAPositiveCountOfChoices) {
 }
 
 }  // namespace
+
+namespace {
+
+// README ("Errors"): a wrong type or value is 400 invalid_parameter from the
+// gateway itself, as OpenAI answers it, not whatever a vendor makes of it.
+TEST(ChatRequest, KnownParametersOfTheWrongTypeOrOutsideOpenAisRangeAre400) {
+  const std::string head = R"({"model":"m","messages":[{"role":"user","content":"hi"}])";
+  for (const auto& [member, param] : std::vector<std::pair<std::string, std::string>>{
+           {R"("temperature":"hot")", "temperature"},
+           {R"("temperature":2.5)", "temperature"},
+           {R"("temperature":-0.1)", "temperature"},
+           {R"("top_p":true)", "top_p"},
+           {R"("top_p":1.01)", "top_p"},
+           {R"("presence_penalty":"x")", "presence_penalty"},
+           {R"("frequency_penalty":-2.5)", "frequency_penalty"},
+           {R"("seed":1.5)", "seed"},
+           {R"("seed":"7")", "seed"},
+           {R"("logprobs":"yes")", "logprobs"},
+           {R"("top_logprobs":21)", "top_logprobs"},
+           {R"("top_logprobs":-1)", "top_logprobs"},
+           {R"("stop":7)", "stop"},
+           {R"("stop":["a",1])", "stop"},
+           {R"("user":42)", "user"},
+           {R"("parallel_tool_calls":1)", "parallel_tool_calls"},
+           {R"("stream_options":true)", "stream_options"},
+           {R"("response_format":"json")", "response_format"},
+           {R"("tools":{})", "tools"},
+           {R"("tool_choice":3)", "tool_choice"},
+           {R"("logit_bias":[1])", "logit_bias"},
+           {R"("metadata":"m")", "metadata"},
+       }) {
+    expect_error(head + "," + member + "}", "invalid_parameter", param);
+  }
+  ApiError e = chat_error_of(head + R"(,"temperature":"hot"})");
+  EXPECT_NE(e.message.find("'temperature' must be a number"), std::string::npos) << e.message;
+  EXPECT_EQ(e.message.find("hot"), std::string::npos) << "a type error names the type, not the value";
+}
+
+TEST(ChatRequest, KnownParametersOfTheRightTypeOrNullAreAccepted) {
+  const std::string head = R"({"model":"m","messages":[{"role":"user","content":"hi"}])";
+  for (const std::string member : {R"("temperature":0)",
+                                   R"("temperature":2)",
+                                   R"("temperature":null)",
+                                   R"("top_p":0.5)",
+                                   R"("presence_penalty":-2)",
+                                   R"("frequency_penalty":2)",
+                                   R"("seed":-42)",
+                                   R"("logprobs":true)",
+                                   R"("top_logprobs":0)",
+                                   R"("top_logprobs":20)",
+                                   R"("stop":"\n")",
+                                   R"("stop":["a","b","c","d","e"])",
+                                   R"("stop":null)",
+                                   R"("user":"u1")",
+                                   R"("parallel_tool_calls":false)",
+                                   R"("stream_options":{"include_usage":true})",
+                                   R"("response_format":{"type":"json_object"})",
+                                   R"("tools":[])",
+                                   R"("tool_choice":"auto")",
+                                   R"("tool_choice":{"type":"function"})",
+                                   R"("logit_bias":{"50256":-100})",
+                                   R"("metadata":{"k":"v"})",
+                                   R"("temperature":1e-999)"}) {
+    EXPECT_TRUE(std::holds_alternative<ChatRequest>(parse_chat_request(head + "," + member + "}"))) << member;
+  }
+}
+
+}  // namespace

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <vector>
@@ -60,6 +61,114 @@ std::optional<ApiError> check_message(const nlohmann::json& m, std::size_t i) {
         "invalid_parameter",
         at + ".content must be a string or an array of content parts, not " + type_name(*content),
         at + ".content");
+  }
+  return std::nullopt;
+}
+
+// OpenAI's chat parameters whose type, and for the sampling numbers range,
+// the gateway checks itself (README "Errors": a wrong type or value is 400
+// invalid_parameter), so every vendor behind an alias answers alike. Null is
+// taken as absent, as OpenAI takes it. Ranges are OpenAI's; a vendor with a
+// narrower one (Anthropic's temperature) still refuses through its plugin.
+enum class Expect { number, integer, boolean, string, object, array, string_or_strings, string_or_object };
+struct ParameterRule {
+  std::string_view name;
+  Expect expect;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+};
+constexpr ParameterRule kParameterRules[] = {
+    {"temperature", Expect::number, 0, 2},
+    {"top_p", Expect::number, 0, 1},
+    {"presence_penalty", Expect::number, -2, 2},
+    {"frequency_penalty", Expect::number, -2, 2},
+    {"seed", Expect::integer},
+    {"logprobs", Expect::boolean},
+    {"top_logprobs", Expect::integer, 0, 20},
+    {"stop", Expect::string_or_strings},
+    {"user", Expect::string},
+    {"parallel_tool_calls", Expect::boolean},
+    {"stream_options", Expect::object},
+    {"response_format", Expect::object},
+    {"tools", Expect::array},
+    {"tool_choice", Expect::string_or_object},
+    {"logit_bias", Expect::object},
+    {"metadata", Expect::object},
+    {"store", Expect::boolean},
+    {"service_tier", Expect::string},
+    {"reasoning_effort", Expect::string},
+    {"modalities", Expect::array},
+};
+
+const char* expected_words(Expect e) {
+  switch (e) {
+    case Expect::number:
+      return "a number";
+    case Expect::integer:
+      return "an integer";
+    case Expect::boolean:
+      return "a boolean";
+    case Expect::string:
+      return "a string";
+    case Expect::object:
+      return "an object";
+    case Expect::array:
+      return "an array";
+    case Expect::string_or_strings:
+      return "a string or an array of strings";
+    case Expect::string_or_object:
+      return "a string or an object";
+  }
+  return "";
+}
+
+bool has_type(const nlohmann::json& v, Expect e) {
+  switch (e) {
+    case Expect::number:
+      return v.is_number();
+    case Expect::integer:
+      return v.is_number_integer();
+    case Expect::boolean:
+      return v.is_boolean();
+    case Expect::string:
+      return v.is_string();
+    case Expect::object:
+      return v.is_object();
+    case Expect::array:
+      return v.is_array();
+    case Expect::string_or_strings:
+      return v.is_string() ||
+             (v.is_array() && std::all_of(v.begin(), v.end(), [](const auto& s) { return s.is_string(); }));
+    case Expect::string_or_object:
+      return v.is_string() || v.is_object();
+  }
+  return false;
+}
+
+// The first known parameter of the wrong type or out of its range. Walks the
+// body's members (a handful) against the table, not the table against the body.
+std::optional<ApiError> check_parameter_types(const nlohmann::json& doc) {
+  for (const auto& [name, value] : doc.items()) {
+    if (value.is_null()) continue;
+    const auto rule = std::find_if(std::begin(kParameterRules), std::end(kParameterRules),
+                                   [&](const ParameterRule& r) { return r.name == name; });
+    if (rule == std::end(kParameterRules)) continue;
+    if (!has_type(value, rule->expect)) {
+      return bad_request(
+          "invalid_parameter",
+          "'" + name + "' must be " + expected_words(rule->expect) + ", not " + type_name(value), name);
+    }
+    if (value.is_number()) {
+      const double v = value.get<double>();
+      if (v < rule->min || v > rule->max) {
+        return bad_request("invalid_parameter",
+                           "'" + name + "' must be between " +
+                               errors::input_excerpt(nlohmann::json(rule->min).dump()) + " and " +
+                               errors::input_excerpt(nlohmann::json(rule->max).dump()) + ", not " +
+                               errors::input_excerpt(value.dump(), 32),
+                           name);
+      }
+    }
   }
   return std::nullopt;
 }
@@ -129,6 +238,7 @@ std::variant<ChatRequest, ApiError> check_chat_request(nlohmann::json doc) {
     }
     req.choices = *choices;
   }
+  if (auto err = check_parameter_types(doc)) return *err;
   req.doc = std::move(doc);
   return req;
 }
