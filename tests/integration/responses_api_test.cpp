@@ -514,6 +514,20 @@ TEST_F(ResponsesApiTest, AKeptResponseContinuesAConversationAcrossVendorsAndIsRe
   ASSERT_EQ(list["data"].size(), 1u) << "this turn's own input" << items.body;
   EXPECT_EQ(list["data"][0]["type"], "message");
   EXPECT_EQ(list["data"][0]["content"][0], json({{"type", "input_text"}, {"text", "kept-turn-two beta"}}));
+  // The Python SDK sends a list as `include[]=...` (brackets), the Node SDK as
+  // `include=...`: both are OpenAI's, and both read back the same items.
+  for (const std::string query :
+       {"?include[]=message.input_image.image_url",
+        "?include%5B%5D=message.input_image.image_url&include%5B%5D=file_search_call.results",
+        "?include=message.input_image.image_url"}) {
+    const auto included =
+        http_get(port(), "/v1/responses/" + two["id"].get<std::string>() + "/input_items" + query, key());
+    EXPECT_EQ(included.status, 200) << query << ": " << included.body;
+    EXPECT_EQ(included.json()["data"], list["data"]) << query;
+    const auto whole = http_get(port(), "/v1/responses/" + id + query, key());
+    EXPECT_EQ(whole.status, 200) << query << ": " << whole.body;
+  }
+  EXPECT_EQ(http_get(port(), "/v1/responses/" + id + "/input_items?limit[]=3", key()).status, 400);
 
   // Another tenant's key finds nothing, and cannot continue it.
   stack().gateway->create_tenant("other");

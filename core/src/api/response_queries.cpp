@@ -58,7 +58,9 @@ std::variant<ItemsPage, errors::ApiError> read_items_page(std::string_view query
       page.limit = n;
     } else if (name == "after") {
       page.after = value;
-    } else if (name != "include") {  // include[]: there is nothing extra to include
+    } else if (name != "include" && name != "include[]") {
+      // include (the Node SDK's form) or include[] (the Python SDK's
+      // brackets) are taken and ignored: nothing extra is kept to include.
       return errors::bad_request("unknown_parameter",
                                  "unknown query parameter '" + errors::input_excerpt(name) + "'",
                                  errors::input_excerpt(name));
