@@ -296,6 +296,18 @@ TEST_F(ResponsesApiTest, AStreamCutAfterItBeganEndsFailedThenWithTheErrorEnvelop
     const json failed = json::parse(s.events[s.events.size() - 2].data)["response"];
     EXPECT_EQ(failed["status"], "failed");
     EXPECT_EQ(failed["error"]["code"], "provider_failed");
+    // What was streamed before the cut stays in the failed response's output,
+    // its item incomplete, as the deltas the client already saw built it.
+    std::string streamed;
+    for (const auto& e : s.events) {
+      const json data = json::parse(e.data, nullptr, false);
+      if (data.is_object() && data.value("type", "") == "response.output_text.delta")
+        streamed += data["delta"];
+    }
+    ASSERT_FALSE(streamed.empty()) << "the cut came after some text";
+    ASSERT_EQ(failed["output"].size(), 1u) << failed.dump();
+    EXPECT_EQ(failed["output"][0]["status"], "incomplete");
+    EXPECT_EQ(failed["output"][0]["content"][0]["text"], streamed) << failed.dump();
     const json error = json::parse(s.events.back().data);
     EXPECT_EQ(error["error"]["code"], "provider_failed");
     EXPECT_EQ(error["error"]["type"], "api_error");

@@ -54,7 +54,8 @@ json ResponseEventWriter::item_json(const Item& item) const {
     return call;
   }
   json content = json::array();
-  if (item.done) {
+  // Done, or cut short (a failed response keeps what was streamed).
+  if (item.done || !item.text.empty()) {
     content.push_back(
         item.refusal ? json{{"type", "refusal"}, {"refusal", item.text}}
                      : json{{"type", "output_text"}, {"text", item.text}, {"annotations", json::array()}});
@@ -241,6 +242,10 @@ void ResponseEventWriter::fail(const errors::ApiError& error, std::string& out) 
   start(out);
   ended_ = true;
   json r = response("failed");
+  // The items the client saw begin stay, with what they hold: incomplete.
+  for (auto& item : r["output"]) {
+    if (item["status"] == "in_progress") item["status"] = "incomplete";
+  }
   r["error"] = json{{"code", error.code}, {"message", error.message}};
   event("response.failed", json{{"response", std::move(r)}}, out);
   event("error", error_event(error, request_id_), out);
