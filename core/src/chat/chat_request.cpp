@@ -148,7 +148,10 @@ bool has_type(const nlohmann::json& v, Expect e) {
 // The first known parameter of the wrong type or out of its range. Walks the
 // body's members (a handful) against the table, not the table against the body.
 std::optional<ApiError> check_parameter_types(const nlohmann::json& doc) {
-  for (const auto& [name, value] : doc.items()) {
+  for (const auto& member : doc.items()) {
+    // Named, not bound: clang 14 lets no lambda capture a structured binding.
+    const std::string& name = member.key();
+    const nlohmann::json& value = member.value();
     if (value.is_null()) continue;
     const auto rule = std::find_if(std::begin(kParameterRules), std::end(kParameterRules),
                                    [&](const ParameterRule& r) { return r.name == name; });
