@@ -1,11 +1,13 @@
-// Build step: docs/openapi.yaml (OpenAPI 3.1) as a C++ source that embeds it
-// as JSON, for GET /v1/openapi.json (core/src/api/openapi_document.cpp).
+// Build step: docs/openapi.yaml (OpenAPI 3.1) as a C++ source that embeds its
+// public part (openapi_public.mjs) as JSON, for GET /v1/openapi.json
+// (core/src/api/openapi_document.cpp).
 //   node openapi_embed.mjs <repo root> <docs/openapi.yaml> <out.cpp>
 // js-yaml comes from the root package.json (npm ci).
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { publicDocument } from './openapi_public.mjs';
 
 const [root, input, output] = process.argv.slice(2);
 if (!root || !input || !output) {
@@ -20,7 +22,7 @@ if (!doc || typeof doc !== 'object' || !String(doc.openapi).startsWith('3.1.')) 
   console.error(`${input}: not an OpenAPI 3.1 document`);
   process.exit(1);
 }
-const text = JSON.stringify(doc);
+const text = JSON.stringify(publicDocument(doc));
 const etag = '"' + createHash('sha256').update(text).digest('hex').slice(0, 32) + '"';
 const delimiter = 'mgwopenapi';
 if (text.includes(`)${delimiter}"`)) {
@@ -53,3 +55,5 @@ const char kEmbeddedOpenapiEtag[] = ${JSON.stringify(etag)};
 `;
 writeFileSync(output + '.tmp', source);
 renameSync(output + '.tmp', output);
+// The same text as a file beside it, which tests/openapi lints as served.
+writeFileSync(path.join(path.dirname(output), 'openapi.json'), text);

@@ -455,6 +455,12 @@ TEST_F(OpenapiLiveTest, EveryAnswerOfEveryOperationMatchesTheDocument) {
   const json served = doc.json();
   ASSERT_TRUE(served.is_object()) << doc.body.substr(0, 200);
   EXPECT_EQ(served.value("openapi", "").rfind("3.1.", 0), 0u) << served.value("openapi", "");
+  // The public contract only: the admin surface is described in the file, not served.
+  ASSERT_TRUE(served.contains("paths"));
+  EXPECT_TRUE(served["paths"].contains("/v1/chat/completions"));
+  for (const auto& entry : served["paths"].items()) {
+    EXPECT_NE(entry.key().rfind("/internal", 0), 0u) << entry.key() << " is served";
+  }
   EXPECT_FALSE(doc.header("etag").empty());
   EXPECT_EQ(again.status, 304);
   EXPECT_TRUE(again.body.empty());

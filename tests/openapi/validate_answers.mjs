@@ -12,9 +12,12 @@
 //       exercised; exits 1 when there is any. On success it prints
 //       "every operation exercised" (with --require-coverage).
 //   node validate_answers.mjs --compare-served URL
-//       Fetches URL (GET /v1/openapi.json) and checks it equals the YAML.
+//       Fetches URL (GET /v1/openapi.json) and checks it equals the YAML's
+//       public part (core/tools/openapi_public.mjs): no /internal path, no
+//       component only those used, every public path whole.
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
+import { publicDocument } from '../../core/tools/openapi_public.mjs';
 import { findOperation, findPath, listOperations, loadDoc, validateRequest, validateResponse } from './openapi_doc.mjs';
 
 const args = process.argv.slice(2);
@@ -23,11 +26,18 @@ const doc = loadDoc();
 if (args[0] === '--compare-served') {
   const r = await fetch(args[1]);
   const served = await r.json();
-  if (r.status !== 200 || !isDeepStrictEqual(served, doc)) {
-    console.error(`${args[1]}: status ${r.status}; the served document differs from docs/openapi.yaml`);
+  const expected = publicDocument(doc);
+  const internal = Object.keys(served.paths ?? {}).filter((p) => p.startsWith('/internal/'));
+  const publicPaths = Object.keys(doc.paths).filter((p) => doc.paths[p]['x-internal'] !== true);
+  if (r.status !== 200 || !isDeepStrictEqual(served, expected) || internal.length > 0 ||
+      !isDeepStrictEqual(Object.keys(served.paths).sort(), publicPaths.sort()) ||
+      JSON.stringify(served).includes('x-internal')) {
+    console.error(`${args[1]}: status ${r.status}; the served document is not docs/openapi.yaml's public part` +
+                  (internal.length ? ` (it serves ${internal.join(', ')})` : ''));
     process.exit(1);
   }
-  console.log(`${args[1]} equals docs/openapi.yaml`);
+  const kept = Object.keys(served.components?.schemas ?? {}).length;
+  console.log(`${args[1]} is docs/openapi.yaml's public part: ${publicPaths.length} paths, ${kept} schemas`);
   process.exit(0);
 }
 
