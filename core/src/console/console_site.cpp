@@ -2,11 +2,10 @@
 
 #include "errors/api_error.h"
 #include "http/conditional_get.h"
+#include "http/field_rules.h"
+#include "util/ascii.h"
 
 #include <modelgw_console/assets.h>
-
-#include <algorithm>
-#include <cctype>
 
 namespace modelgw::console {
 namespace {
@@ -38,24 +37,12 @@ const console_assets::Asset* find_asset(std::string_view name) {
   return nullptr;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 // The q-value of one Accept-Encoding member's parameters ("; q=0.5"): 1 when
 // absent, 0 for anything that is not a valid qvalue.
 bool q_is_zero(std::string_view params) {
   while (!params.empty()) {
     const auto semi = params.find(';');
-    std::string_view param = trim(params.substr(0, semi));
+    std::string_view param = http::trim_ows(params.substr(0, semi));
     params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
     if (param.size() < 2 || (param[0] != 'q' && param[0] != 'Q') || param[1] != '=') continue;
     const std::string_view value = param.substr(2);
@@ -78,9 +65,9 @@ bool accepts_gzip(std::string_view accept_encoding) {
     accept_encoding =
         comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
     const auto semi = member.find(';');
-    const std::string_view coding = trim(member.substr(0, semi));
+    const std::string_view coding = http::trim_ows(member.substr(0, semi));
     const bool zero = semi != std::string_view::npos && q_is_zero(member.substr(semi + 1));
-    if (equals_ignoring_case(coding, "gzip") || equals_ignoring_case(coding, "x-gzip")) {
+    if (util::iequals(coding, "gzip") || util::iequals(coding, "x-gzip")) {
       gzip_named = true;
       gzip = !zero;
     } else if (coding == "*") {

@@ -1,15 +1,8 @@
 #include "http/conditional_get.h"
 
+#include "http/field_rules.h"
+
 namespace modelgw::http {
-namespace {
-
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
 
 bool if_none_match_hits(std::string_view if_none_match, std::string_view etag) {
   const std::string_view ours = etag.substr(0, 2) == "W/" ? etag.substr(2) : etag;

@@ -31,6 +31,14 @@ inline bool is_token(std::string_view s) {
   return true;
 }
 
+// RFC 9110 5.6.3: a list member or parameter without the optional
+// whitespace (SP, HTAB) around it.
+inline std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 // RFC 9110 5.5: a field value is visible characters, obs-text, SP and HTAB.
 // CR, LF, NUL and every other control character are refused.
 inline bool is_field_value(std::string_view s) {
