@@ -11,10 +11,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <sys/socket.h>
-
-#include <cerrno>
-
 namespace modelgw::http {
 namespace {
 
@@ -22,6 +18,8 @@ namespace asio = net::asio;
 using boost::system::error_code;
 
 constexpr std::size_t kReadChunk = 16 * 1024;
+// What an idle connection holds while it waits for its next request.
+constexpr std::size_t kIdleRead = 2 * 1024;
 // A chunk-size line (or trailer) that long is an attack, not a body.
 constexpr std::size_t kMaxUnparsedBody = 64 * 1024;
 // After an early answer (413, a refused request), what is still read and
@@ -88,16 +86,17 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   // RFC 9112 section 2.2: empty lines before a request line are ignored.
   while (buffer_.size() >= 2 && buffer_[0] == '\r' && buffer_[1] == '\n') buffer_.erase(0, 2);
 
-  // Idle: wait for the first byte of the next request without holding a buffer.
+  // Idle: wait for the next request with a read into a small buffer. A read
+  // rather than a readiness wait: Asio 1.74 re-arms the descriptor
+  // (epoll_ctl) for every wait, never for a read, and the read is the system
+  // call the request needs anyway. Most requests fit the small buffer whole.
   if (buffer_.empty()) {
     // While draining, a connection that was accepted then still gets its
     // first request answered (a probe, or a 503 below) rather than a bare close.
     if (served_ && hub_.stopping.load(std::memory_order_relaxed)) co_return Outcome::close;
     arm(hub_.idle_timeout());
-    error_code ec;
     enter(Phase::idle);
-    co_await socket_.async_wait(asio::socket_base::wait_read, asio::redirect_error(net::use_awaitable, ec));
-    if (ec || timed_out_ || closed_ || aborted_) co_return Outcome::close;
+    if (!co_await read_more(kIdleRead) || timed_out_ || closed_) co_return Outcome::close;
   }
 
   // The head, whole, within the header deadline.
@@ -366,23 +365,22 @@ void Connection::on_timer(std::uint64_t generation) {
   socket_.cancel(ec);
 }
 
-// While a handler works, a read-readiness wait on the socket tells a client
-// that hung up (EOF) from one that pipelined its next request (data).
+// While a handler works, a one-byte peek at the socket tells a client that
+// hung up (EOF, reset) from one that pipelined its next request (data, left
+// where it is for the next read). A peek, not a readiness wait: Asio 1.74
+// re-arms the descriptor (epoll_ctl) for every wait, never for a read.
 void Connection::watch_for_hangup() {
   watching_ = true;
-  socket_.async_wait(asio::socket_base::wait_read, [self = shared_from_this(),
-                                                    generation = watch_generation_](const error_code& ec) {
-    if (ec || generation != self->watch_generation_ || !self->in_handler_) return;
-    self->watching_ = false;
-    char byte = 0;
-    const ssize_t n = ::recv(self->socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (n > 0) return;  // the next request, early: the client is there
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      self->watch_for_hangup();
-      return;
-    }
-    self->client_left();
-  });
+  socket_.async_receive(
+      asio::buffer(&peeked_, 1), asio::socket_base::message_peek,
+      [self = shared_from_this(), generation = watch_generation_](const error_code& ec, std::size_t n) {
+        if (ec == asio::error::operation_aborted || generation != self->watch_generation_ ||
+            !self->in_handler_)
+          return;
+        self->watching_ = false;
+        if (!ec && n > 0) return;  // the next request, early: the client is there
+        self->client_left();
+      });
 }
 
 }  // namespace modelgw::http

@@ -94,6 +94,7 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   Phase phase_ = Phase::idle;
   Clock::time_point phase_since_ = Clock::now();
   bool watching_ = false;  // a hang-up watch is pending
+  char peeked_ = 0;        // where the hang-up watch peeks (the byte stays in the socket)
   bool closed_ = false;
   bool aborted_ = false;
   bool ended_ = false;   // end_call(): the server ended the running call

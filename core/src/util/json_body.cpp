@@ -1,6 +1,7 @@
 #include "util/json_body.h"
 
 #include "util/json_depth.h"
+#include "util/json_dom.h"
 
 #include <vector>
 
@@ -111,6 +112,13 @@ std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_vie
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return errors::bad_request("invalid_json",
                                "the request body is empty; send a JSON object with " + std::string(members));
+  }
+  // The fast parse takes every body nlohmann would, to the same document;
+  // what it refuses goes the checked way below, which says why.
+  if (auto doc = parse_json_fast(body, kMaxJsonDepth)) {
+    if (doc->is_object()) return std::move(*doc);
+    return errors::bad_request("invalid_json",
+                               "the request body must be a JSON object, not " + type_name(*doc));
   }
   if (json_nesting_depth(body, kMaxJsonDepth) > kMaxJsonDepth) {
     return errors::bad_request("invalid_json", "the request body nests arrays/objects deeper than " +

@@ -1,0 +1,76 @@
+#include "util/json_dom.h"
+
+#include <simdjson.h>
+
+#include <memory>
+#include <string>
+
+namespace modelgw::util {
+namespace {
+
+namespace dom = simdjson::dom;
+using json = nlohmann::json;
+
+json to_json(dom::element e) {
+  switch (e.type()) {
+    case dom::element_type::OBJECT: {
+      json out(json::value_t::object);
+      auto& members = out.get_ref<json::object_t&>();
+      // insert_or_assign: a repeated key keeps its last value, as nlohmann's parser does.
+      for (dom::key_value_pair member : dom::object(e)) {
+        members.insert_or_assign(std::string(member.key), to_json(member.value));
+      }
+      return out;
+    }
+    case dom::element_type::ARRAY: {
+      json out(json::value_t::array);
+      auto& items = out.get_ref<json::array_t&>();
+      const dom::array array(e);
+      items.reserve(array.size());
+      for (dom::element item : array) items.push_back(to_json(item));
+      return out;
+    }
+    case dom::element_type::STRING:
+      return json(std::string(std::string_view(e)));
+    case dom::element_type::INT64: {
+      // nlohmann reads an integer without a minus sign as unsigned.
+      const std::int64_t v = e.get_int64().value_unsafe();
+      return v >= 0 ? json(static_cast<std::uint64_t>(v)) : json(v);
+    }
+    case dom::element_type::UINT64:
+      return json(e.get_uint64().value_unsafe());
+    case dom::element_type::DOUBLE:
+      return json(e.get_double().value_unsafe());
+    case dom::element_type::BOOL:
+      return json(e.get_bool().value_unsafe());
+    case dom::element_type::NULL_VALUE:
+      break;
+  }
+  return json(nullptr);
+}
+
+}  // namespace
+
+std::optional<nlohmann::json> parse_json_fast(std::string_view text, std::size_t max_depth) {
+  if (text.size() > kFastParseMaxBytes) return std::nullopt;
+  // One per thread: its buffers grow to the largest text it parsed (at most
+  // kFastParseMaxBytes) and are reused by every later parse.
+  thread_local std::unique_ptr<dom::parser> parser;
+  thread_local std::size_t parser_depth = 0;
+  if (!parser || parser_depth != max_depth) {
+    parser = std::make_unique<dom::parser>(kFastParseMaxBytes);
+    if (parser->allocate(4096, max_depth) != simdjson::SUCCESS) {
+      parser.reset();
+      return std::nullopt;
+    }
+    parser_depth = max_depth;
+  }
+  // Copied into the parser's padded buffer: a body carries no SIMD padding.
+  dom::element root;
+  if (parser->parse(text.data(), text.size(), /*realloc_if_needed=*/true).get(root) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
+  return to_json(root);
+}
+
+}  // namespace modelgw::util

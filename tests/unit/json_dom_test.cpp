@@ -1,0 +1,181 @@
+// parse_json_fast against nlohmann's own parser: every text the fast parse
+// takes, nlohmann takes to the same document (values and number types), and
+// the fast parse refuses only what it says it refuses.
+#include "util/json_dom.h"
+#include "util/json_body.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using modelgw::util::kFastParseMaxBytes;
+using modelgw::util::kMaxJsonDepth;
+using modelgw::util::parse_json_fast;
+using json = nlohmann::json;
+
+// Equal values of equal types: nlohmann's == calls 1 (unsigned) and 1
+// (signed) and 1.0 equal; the stages do not (is_number_unsigned()).
+// The one exception: "-0", which nlohmann reads as a signed 0 and the fast
+// parse as an unsigned one; both are 0 and written "0".
+::testing::AssertionResult same(const json& a, const json& b, const std::string& where = "$") {
+  const bool zeros = a.is_number_integer() && b.is_number_integer() && a == 0 && b == 0;
+  if (a.type() != b.type() && !zeros) {
+    return ::testing::AssertionFailure() << where << ": " << a.type_name() << " vs " << b.type_name() << " ("
+                                         << a.dump() << " vs " << b.dump() << ")";
+  }
+  if (a.is_object()) {
+    if (a.size() != b.size()) return ::testing::AssertionFailure() << where << ": member counts differ";
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      auto other = b.find(it.key());
+      if (other == b.end()) return ::testing::AssertionFailure() << where << ": no member " << it.key();
+      if (auto r = same(it.value(), *other, where + "." + it.key()); !r) return r;
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return ::testing::AssertionFailure() << where << ": lengths differ";
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (auto r = same(a[i], b[i], where + "[" + std::to_string(i) + "]"); !r) return r;
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (a.is_number_float()) {
+    // Bit for bit: -0.0 and 0.0 are different texts when the body is written again.
+    const double x = a.get<double>();
+    const double y = b.get<double>();
+    if (std::signbit(x) != std::signbit(y) || !(x == y || (x != x && y != y))) {
+      return ::testing::AssertionFailure() << where << ": " << a.dump() << " vs " << b.dump();
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (a != b) return ::testing::AssertionFailure() << where << ": " << a.dump() << " vs " << b.dump();
+  return ::testing::AssertionSuccess();
+}
+
+// Whatever the fast parse takes, nlohmann takes to the same document.
+void expect_agrees(const std::string& text) {
+  const auto fast = parse_json_fast(text, kMaxJsonDepth);
+  if (!fast) return;
+  const json slow = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(slow.is_discarded()) << "the fast parse took what nlohmann refuses: " << text.substr(0, 200);
+  EXPECT_TRUE(same(*fast, slow)) << text.substr(0, 200);
+}
+
+const std::vector<std::string>& valid_corpus() {
+  static const std::vector<std::string> corpus = {
+      R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}]})",
+      R"({"model":"m","max_tokens":5,"temperature":0.7,"top_p":1,"n":1,"stream":false,"stop":null})",
+      R"({"a":-0,"b":-0.0,"c":0,"d":1e-400,"e":1E2,"f":-1.5e3,"g":9223372036854775807})",
+      R"({"h":9223372036854775808,"i":18446744073709551615,"j":-9223372036854775808})",
+      R"({"dup":1,"dup":"two","dup":[3]})",
+      R"({"s":"a\u0000b\n\t\"\\\/\b\f\r","u":"\u00e9\ud83d\ude00","raw":"é😀 مرحبا 你好"})",
+      R"({"nested":{"x":[[],[{}],[[[1]]]],"y":{"z":{"w":null}}},"t":true,"f":false})",
+      R"(  {"spaces" : [ 1 , 2 , 3 ] }  )",
+      R"({"":"empty key","k":""})",
+      R"([1,"two",{"three":3}])",
+      R"("a string")",
+      "42",
+      "null",
+  };
+  return corpus;
+}
+
+TEST(JsonDom, TakesWhatNlohmannTakesToTheSameDocument) {
+  for (const std::string& text : valid_corpus()) {
+    const auto fast = parse_json_fast(text, kMaxJsonDepth);
+    ASSERT_TRUE(fast.has_value()) << text;
+    EXPECT_TRUE(same(*fast, json::parse(text))) << text;
+  }
+}
+
+TEST(JsonDom, ARepeatedKeyKeepsItsLastValue) {
+  const auto doc = parse_json_fast(R"({"dup":1,"dup":"two"})", kMaxJsonDepth);
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_EQ(doc->at("dup"), "two");
+}
+
+TEST(JsonDom, NumbersKeepNlohmannsTypes) {
+  const auto doc =
+      parse_json_fast(R"({"u":5,"i":-5,"z":-0,"f":5.0,"big":18446744073709551615})", kMaxJsonDepth);
+  ASSERT_TRUE(doc.has_value());
+  EXPECT_TRUE(doc->at("u").is_number_unsigned());
+  EXPECT_TRUE(doc->at("i").is_number_integer() && !doc->at("i").is_number_unsigned());
+  EXPECT_TRUE(doc->at("f").is_number_float());
+  EXPECT_TRUE(doc->at("big").is_number_unsigned());
+}
+
+TEST(JsonDom, RefusesWhatItCannotTakeExactly) {
+  // Invalid JSON: nlohmann refuses it too, and says where.
+  for (const char* text : {"", "{", "{\"a\":}", "[01]", "{\"a\":1,}", "[\"\\ud800\"]", "[\"\\udc00\"]",
+                           "[\"\x80\"]", "[1e400]", "{\"a\":\"\x01\"}", "{} x", "tru", "[NaN]"}) {
+    EXPECT_FALSE(parse_json_fast(text, kMaxJsonDepth).has_value()) << text;
+  }
+  // Integers past 64 bits: nlohmann reads them as floats, so they go its way.
+  EXPECT_FALSE(parse_json_fast("[18446744073709551616]", kMaxJsonDepth).has_value());
+  EXPECT_FALSE(parse_json_fast("[-9223372036854775809]", kMaxJsonDepth).has_value());
+  // Too long for the thread's parser.
+  std::string long_text = "[\"" + std::string(kFastParseMaxBytes, 'a') + "\"]";
+  EXPECT_FALSE(parse_json_fast(long_text, kMaxJsonDepth).has_value());
+}
+
+TEST(JsonDom, NestingDeeperThanTheLimitIsRefused) {
+  auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  EXPECT_TRUE(parse_json_fast(nested(kMaxJsonDepth), kMaxJsonDepth).has_value());
+  EXPECT_FALSE(parse_json_fast(nested(kMaxJsonDepth + 1), kMaxJsonDepth).has_value());
+  // A million brackets: refused without a recursive walk.
+  EXPECT_FALSE(parse_json_fast(std::string(1'000'000, '['), kMaxJsonDepth).has_value());
+}
+
+TEST(JsonDom, ParseJsonObjectGivesTheSameErrorsAsBefore) {
+  auto error_of = [](std::string_view body) {
+    auto r = modelgw::util::parse_json_object(body);
+    return std::holds_alternative<modelgw::errors::ApiError>(r)
+               ? std::get<modelgw::errors::ApiError>(r).message
+               : std::string("ok");
+  };
+  EXPECT_EQ(error_of("[1]"), "the request body must be a JSON object, not an array");
+  EXPECT_EQ(error_of("{\"a\":}"), "the request body is not valid JSON (byte 6)");
+  EXPECT_NE(error_of("{\"max_tokens\":1e999}").find("'max_tokens' is 1e999, a number out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(65, '[') + std::string(65, ']')).find("deeper than 64 levels"),
+            std::string::npos);
+  EXPECT_EQ(error_of("{\"n\":18446744073709551616}"), "ok");  // nlohmann's float, as before
+}
+
+// Mutations of valid bodies (a byte changed, inserted or removed, bounded
+// in count): whatever the fast parse takes of them, nlohmann takes alike.
+TEST(JsonDom, MutatedBodiesAgreeWithNlohmann) {
+  std::mt19937 random(27);
+  const std::string alphabet = "{}[]\",:\\/0123456789-+.eEtrufalsn \t\r\nu\x01\x7f\xc3\xa9\xed\xa0\x80";
+  std::size_t taken = 0;
+  for (int round = 0; round < 20'000; ++round) {
+    std::string text = valid_corpus()[random() % valid_corpus().size()];
+    const int edits = 1 + static_cast<int>(random() % 3);
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const std::size_t at = random() % text.size();
+      const char c = alphabet[random() % alphabet.size()];
+      switch (random() % 3) {
+        case 0:
+          text[at] = c;
+          break;
+        case 1:
+          text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c);
+          break;
+        default:
+          text.erase(at, 1);
+          break;
+      }
+    }
+    expect_agrees(text);
+    if (parse_json_fast(text, kMaxJsonDepth)) ++taken;
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(taken, 1000u) << "the mutations should leave many valid bodies";
+}
+
+}  // namespace
