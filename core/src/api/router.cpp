@@ -32,56 +32,60 @@ bool method_is(http::ServerCall& call, const char* allowed) {
 
 }  // namespace
 
+// Every endpoint has a coroutine of its own, with only its own locals: a
+// call's frames are held for its whole life (a stream's for minutes), and a
+// frame has a slot for every local of every branch, so one coroutine for
+// all endpoints made each stream hold a principal per endpoint.
 net::Task<void> Router::handle(http::ServerCall& call) {
   const std::string_view path = call.request().path();
   if (path == "/v1/chat/completions") {
-    if (!method_is(call, "POST")) co_return;
-    if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
-      const auto routes = deps_.routes.current();  // held to the end of the call
-      co_await routes->chat->handle(call, *principal);
-    }
+    co_await serve_chain(call, nullptr);
+  } else if (path == "/v1/responses") {
+    co_await serve_chain(call, &responses_door_);
+  } else if (path == "/v1/messages" || path == "/v1/messages/count_tokens") {
+    co_await serve_messages(
+        call, path == "/v1/messages" ? static_cast<const chat::FrontDoor*>(&messages_door_) : &count_door_);
+  } else if (path == "/v1/embeddings") {
+    co_await serve_chain(call, &embeddings_door_);
+  } else {
+    co_await serve_other(call);
+  }
+}
+
+// POST through the chat chain behind `door` (nullptr: chat itself; the
+// Responses API and embeddings have the chat scope too).
+net::Task<void> Router::serve_chain(http::ServerCall& call, const chat::FrontDoor* door) {
+  if (!method_is(call, "POST")) co_return;
+  if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
+    const auto routes = deps_.routes.current();  // held to the end of the call
+    co_await routes->chat->handle(call, *principal, door);
+  }
+}
+
+// Anthropic's Messages API: its error envelope on every answer of these
+// paths (the SDK's error classes read it), its request-id header, the key
+// in x-api-key or Authorization, and its version header checked.
+net::Task<void> Router::serve_messages(http::ServerCall& call, const chat::FrontDoor* door) {
+  call.set_error_writer(&errors::anthropic_error_envelope);
+  call.set_header("request-id", call.request_id());
+  if (!method_is(call, "POST")) co_return;
+  // Before the key: a refused version is the same mistake whoever sends it
+  // (and an authenticated call always leaves its usage record).
+  if (auto wrong = messages::check_anthropic_version(call.request().header("anthropic-version"))) {
+    call.send_error(*wrong);
     co_return;
   }
-  if (path == "/v1/responses") {
-    // The OpenAI Responses API: the chat chain behind another front door, so
-    // the same scope.
-    if (!method_is(call, "POST")) co_return;
-    if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
-      const auto routes = deps_.routes.current();
-      co_await routes->chat->handle(call, *principal, &responses_door_);
-    }
-    co_return;
+  if (auto principal =
+          co_await authenticate(deps_.auth, call, "chat", CredentialHeaders::bearer_or_api_key)) {
+    const auto routes = deps_.routes.current();
+    co_await routes->chat->handle(call, *principal, door);
   }
-  if (path == "/v1/messages" || path == "/v1/messages/count_tokens") {
-    // Anthropic's Messages API: its error envelope on every answer of these
-    // paths (the SDK's error classes read it), its request-id header, the
-    // key in x-api-key or Authorization, and its version header checked.
-    call.set_error_writer(&errors::anthropic_error_envelope);
-    call.set_header("request-id", call.request_id());
-    if (!method_is(call, "POST")) co_return;
-    // Before the key: a refused version is the same mistake whoever sends it
-    // (and an authenticated call always leaves its usage record).
-    if (auto wrong = messages::check_anthropic_version(call.request().header("anthropic-version"))) {
-      call.send_error(*wrong);
-      co_return;
-    }
-    if (auto principal =
-            co_await authenticate(deps_.auth, call, "chat", CredentialHeaders::bearer_or_api_key)) {
-      const auto routes = deps_.routes.current();
-      const chat::FrontDoor* door =
-          path == "/v1/messages" ? static_cast<const chat::FrontDoor*>(&messages_door_) : &count_door_;
-      co_await routes->chat->handle(call, *principal, door);
-    }
-    co_return;
-  }
-  if (path == "/v1/embeddings") {
-    if (!method_is(call, "POST")) co_return;
-    if (auto principal = co_await authenticate(deps_.auth, call, "chat")) {
-      const auto routes = deps_.routes.current();
-      co_await routes->chat->handle(call, *principal, &embeddings_door_);
-    }
-    co_return;
-  }
+}
+
+// Everything but the chain: stored responses, models, prompts, the tenant's
+// and the admin's reads, probes, metrics, the console.
+net::Task<void> Router::serve_other(http::ServerCall& call) {
+  const std::string_view path = call.request().path();
   constexpr std::string_view kResponse = "/v1/responses/";
   if (path.size() > kResponse.size() && path.substr(0, kResponse.size()) == kResponse) {
     const std::string_view rest = path.substr(kResponse.size());

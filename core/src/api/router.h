@@ -47,6 +47,9 @@ class Router : public http::Handler {
   net::Task<void> handle(http::ServerCall& call) override;
 
  private:
+  net::Task<void> serve_chain(http::ServerCall& call, const chat::FrontDoor* door);
+  net::Task<void> serve_messages(http::ServerCall& call, const chat::FrontDoor* door);
+  net::Task<void> serve_other(http::ServerCall& call);
   net::Task<void> get_prompt(http::ServerCall& call, const auth::Principal& principal, std::string encoded);
   net::Task<void> admin(http::ServerCall& call, const auth::Principal& principal);
   // spend_queries.cpp: GET /v1/usage (the caller's tenant), GET

@@ -82,7 +82,62 @@ void Connection::client_left() {
 }
 
 net::Task<Connection::Outcome> Connection::serve_one() {
+  // Read in a coroutine of its own: the parser and every refusal live in its
+  // frame, freed once the request is read, not held for a whole stream.
+  Request request;
+  bool keep_alive = false;
+  if (const Outcome read = co_await read_request(request, keep_alive); read != Outcome::next) co_return read;
+  enter(Phase::busy);
+  if (buffer_.empty()) std::string().swap(buffer_);  // a long request or stream holds no read buffer
+
+  net::CancelSignal hangup;
+  ServerCall call(std::move(request), new_request_id(), *this, hangup, socket_.get_executor());
+  if (!keep_alive) call.close_after();
+  hangup_ = &hangup;
+  ended_signal_ = &call.ended();
+  call_ = &call;
+  in_handler_ = true;
+  hub_.in_flight.fetch_add(1, std::memory_order_relaxed);
+  if (buffer_.empty()) watch_for_hangup();
+  try {
+    co_await hub_.handler.handle(call);
+  } catch (const std::exception& e) {
+    logging::for_request(call.request_id()).error("request failed in the gateway: {}", e.what());
+  } catch (...) {
+    logging::for_request(call.request_id()).error("request failed in the gateway");
+  }
+  // A handler that gave no answer is a gateway bug: 500, unless the client
+  // left (nobody to answer; its access line says 499).
+  if (!call.answered() && !call.client_gone()) call.send_error(errors::internal_error());
+  const bool delivered = !call.client_gone() && co_await call.flush();
+  in_handler_ = false;
+  hangup_ = nullptr;
+  ended_signal_ = nullptr;
+  call_ = nullptr;
+  if (watching_) {
+    ++watch_generation_;
+    watching_ = false;
+    error_code ec;
+    socket_.cancel(ec);  // the hang-up watch; nothing else is pending now
+  }
+  hub_.in_flight.fetch_sub(1, std::memory_order_relaxed);
+  log_access(call, delivered);  // every request that reached a handler ends here
+  if (detached_) {
+    hub_.detached.release(detached_tenant_);
+    co_return Outcome::close;
+  }
+
+  if (!delivered || aborted_) co_return Outcome::close;
+  // A stream that did not end (the handler gave up on it) ends with the
+  // connection, so the client sees it cut rather than waiting.
+  if (call.streaming() && !call.finished()) co_return Outcome::close;
+  if (!call.keep_alive()) co_return Outcome::linger;
+  co_return Outcome::next;
+}
+
+net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& keep_alive) {
   const RequestLimits& limits = hub_.limits;
+
   // RFC 9112 section 2.2: empty lines before a request line are ignored.
   while (buffer_.size() >= 2 && buffer_[0] == '\r' && buffer_[1] == '\n') buffer_.erase(0, 2);
 
@@ -133,7 +188,6 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   }
 
   enter(Phase::body);
-  Request request;
   request.remote_address = peer_;
   RequestParser parser(request, limits);
   error_code ec;
@@ -186,51 +240,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
     Refusal draining{503, "shutting_down", "the gateway is shutting down; retry on another instance", 1};
     co_return co_await refuse(std::move(draining), request.method, std::string(request.path()));
   }
-  enter(Phase::busy);
-  if (buffer_.empty()) std::string().swap(buffer_);  // a long request or stream holds no read buffer
-
-  const bool keep_alive = parser.keep_alive() && !request.body_too_large;
-  net::CancelSignal hangup;
-  ServerCall call(std::move(request), new_request_id(), *this, hangup, socket_.get_executor());
-  if (!keep_alive) call.close_after();
-  hangup_ = &hangup;
-  ended_signal_ = &call.ended();
-  call_ = &call;
-  in_handler_ = true;
-  hub_.in_flight.fetch_add(1, std::memory_order_relaxed);
-  if (buffer_.empty()) watch_for_hangup();
-  try {
-    co_await hub_.handler.handle(call);
-  } catch (const std::exception& e) {
-    logging::for_request(call.request_id()).error("request failed in the gateway: {}", e.what());
-  } catch (...) {
-    logging::for_request(call.request_id()).error("request failed in the gateway");
-  }
-  // A handler that gave no answer is a gateway bug: 500, unless the client
-  // left (nobody to answer; its access line says 499).
-  if (!call.answered() && !call.client_gone()) call.send_error(errors::internal_error());
-  const bool delivered = !call.client_gone() && co_await call.flush();
-  in_handler_ = false;
-  hangup_ = nullptr;
-  ended_signal_ = nullptr;
-  call_ = nullptr;
-  if (watching_) {
-    ++watch_generation_;
-    watching_ = false;
-    socket_.cancel(ec);  // the hang-up watch; nothing else is pending now
-  }
-  hub_.in_flight.fetch_sub(1, std::memory_order_relaxed);
-  log_access(call, delivered);  // every request that reached a handler ends here
-  if (detached_) {
-    hub_.detached.release(detached_tenant_);
-    co_return Outcome::close;
-  }
-
-  if (!delivered || aborted_) co_return Outcome::close;
-  // A stream that did not end (the handler gave up on it) ends with the
-  // connection, so the client sees it cut rather than waiting.
-  if (call.streaming() && !call.finished()) co_return Outcome::close;
-  if (!call.keep_alive()) co_return Outcome::linger;
+  keep_alive = parser.keep_alive() && !request.body_too_large;
   co_return Outcome::next;
 }
 

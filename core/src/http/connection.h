@@ -62,6 +62,10 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   }
 
   net::Task<Outcome> serve_one();
+  // Reads the next request into `request`: Outcome::next when it was read
+  // (`keep_alive`: whether another may follow), else what the connection does
+  // (it was refused, answered, or the client left).
+  net::Task<Outcome> read_request(Request& request, bool& keep_alive);
   // Reads more bytes into buffer_ (at most `max`); false on EOF, error or deadline.
   net::Task<bool> read_more(std::size_t max);
   // By value: GCC 12 can destroy a temporary bound to a coroutine's reference
