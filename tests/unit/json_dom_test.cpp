@@ -13,6 +13,7 @@
 
 namespace {
 
+using modelgw::util::is_json;
 using modelgw::util::kFastParseMaxBytes;
 using modelgw::util::kMaxJsonDepth;
 using modelgw::util::parse_json_fast;
@@ -59,7 +60,7 @@ using json = nlohmann::json;
 
 // Whatever the fast parse takes, nlohmann takes to the same document.
 void expect_agrees(const std::string& text) {
-  const auto fast = parse_json_fast(text, kMaxJsonDepth);
+  const auto fast = parse_json_fast(text);
   if (!fast) return;
   const json slow = json::parse(text, nullptr, /*allow_exceptions=*/false);
   ASSERT_FALSE(slow.is_discarded()) << "the fast parse took what nlohmann refuses: " << text.substr(0, 200);
@@ -87,21 +88,20 @@ const std::vector<std::string>& valid_corpus() {
 
 TEST(JsonDom, TakesWhatNlohmannTakesToTheSameDocument) {
   for (const std::string& text : valid_corpus()) {
-    const auto fast = parse_json_fast(text, kMaxJsonDepth);
+    const auto fast = parse_json_fast(text);
     ASSERT_TRUE(fast.has_value()) << text;
     EXPECT_TRUE(same(*fast, json::parse(text))) << text;
   }
 }
 
 TEST(JsonDom, ARepeatedKeyKeepsItsLastValue) {
-  const auto doc = parse_json_fast(R"({"dup":1,"dup":"two"})", kMaxJsonDepth);
+  const auto doc = parse_json_fast(R"({"dup":1,"dup":"two"})");
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ(doc->at("dup"), "two");
 }
 
 TEST(JsonDom, NumbersKeepNlohmannsTypes) {
-  const auto doc =
-      parse_json_fast(R"({"u":5,"i":-5,"z":-0,"f":5.0,"big":18446744073709551615})", kMaxJsonDepth);
+  const auto doc = parse_json_fast(R"({"u":5,"i":-5,"z":-0,"f":5.0,"big":18446744073709551615})");
   ASSERT_TRUE(doc.has_value());
   EXPECT_TRUE(doc->at("u").is_number_unsigned());
   EXPECT_TRUE(doc->at("i").is_number_integer() && !doc->at("i").is_number_unsigned());
@@ -113,22 +113,22 @@ TEST(JsonDom, RefusesWhatItCannotTakeExactly) {
   // Invalid JSON: nlohmann refuses it too, and says where.
   for (const char* text : {"", "{", "{\"a\":}", "[01]", "{\"a\":1,}", "[\"\\ud800\"]", "[\"\\udc00\"]",
                            "[\"\x80\"]", "[1e400]", "{\"a\":\"\x01\"}", "{} x", "tru", "[NaN]"}) {
-    EXPECT_FALSE(parse_json_fast(text, kMaxJsonDepth).has_value()) << text;
+    EXPECT_FALSE(parse_json_fast(text).has_value()) << text;
   }
   // Integers past 64 bits: nlohmann reads them as floats, so they go its way.
-  EXPECT_FALSE(parse_json_fast("[18446744073709551616]", kMaxJsonDepth).has_value());
-  EXPECT_FALSE(parse_json_fast("[-9223372036854775809]", kMaxJsonDepth).has_value());
+  EXPECT_FALSE(parse_json_fast("[18446744073709551616]").has_value());
+  EXPECT_FALSE(parse_json_fast("[-9223372036854775809]").has_value());
   // Too long for the thread's parser.
   std::string long_text = "[\"" + std::string(kFastParseMaxBytes, 'a') + "\"]";
-  EXPECT_FALSE(parse_json_fast(long_text, kMaxJsonDepth).has_value());
+  EXPECT_FALSE(parse_json_fast(long_text).has_value());
 }
 
 TEST(JsonDom, NestingDeeperThanTheLimitIsRefused) {
   auto nested = [](std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
-  EXPECT_TRUE(parse_json_fast(nested(kMaxJsonDepth), kMaxJsonDepth).has_value());
-  EXPECT_FALSE(parse_json_fast(nested(kMaxJsonDepth + 1), kMaxJsonDepth).has_value());
+  EXPECT_TRUE(parse_json_fast(nested(kMaxJsonDepth)).has_value());
+  EXPECT_FALSE(parse_json_fast(nested(kMaxJsonDepth + 1)).has_value());
   // A million brackets: refused without a recursive walk.
-  EXPECT_FALSE(parse_json_fast(std::string(1'000'000, '['), kMaxJsonDepth).has_value());
+  EXPECT_FALSE(parse_json_fast(std::string(1'000'000, '[')).has_value());
 }
 
 TEST(JsonDom, ParseJsonObjectGivesTheSameErrorsAsBefore) {
@@ -145,6 +145,16 @@ TEST(JsonDom, ParseJsonObjectGivesTheSameErrorsAsBefore) {
   EXPECT_NE(error_of(std::string(65, '[') + std::string(65, ']')).find("deeper than 64 levels"),
             std::string::npos);
   EXPECT_EQ(error_of("{\"n\":18446744073709551616}"), "ok");  // nlohmann's float, as before
+}
+
+TEST(JsonDom, IsJsonAnswersAsNlohmannsAccept) {
+  for (const std::string& text : valid_corpus()) EXPECT_TRUE(is_json(text)) << text;
+  // Refused by simdjson, accepted by nlohmann: asked of nlohmann.
+  EXPECT_TRUE(is_json("[18446744073709551616]"));
+  EXPECT_TRUE(is_json(std::string(kMaxJsonDepth + 1, '[') + std::string(kMaxJsonDepth + 1, ']')));
+  for (const char* text : {"", "{", "{\"a\":}", "[01]", "[\"\\ud800\"]", "{} x", "[1e400]"}) {
+    EXPECT_FALSE(is_json(text)) << text;
+  }
 }
 
 // Mutations of valid bodies (a byte changed, inserted or removed, bounded
@@ -172,7 +182,8 @@ TEST(JsonDom, MutatedBodiesAgreeWithNlohmann) {
       }
     }
     expect_agrees(text);
-    if (parse_json_fast(text, kMaxJsonDepth)) ++taken;
+    EXPECT_EQ(is_json(text), json::accept(text)) << text.substr(0, 200);
+    if (parse_json_fast(text)) ++taken;
     if (HasFatalFailure()) return;
   }
   EXPECT_GT(taken, 1000u) << "the mutations should leave many valid bodies";

@@ -2,6 +2,7 @@
 
 #include "chat/body_members.h"
 #include "errors/anthropic_error.h"
+#include "util/json_dom.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,7 +23,7 @@ std::string_view written_value(const std::vector<mgw_json_member>& members, std:
 
 bool is_json_object(std::string_view text) {
   const auto open = text.find_first_not_of(" \t\r\n");
-  return open != std::string_view::npos && text[open] == '{' && json::accept(text);
+  return open != std::string_view::npos && text[open] == '{' && util::is_json(text);
 }
 
 // `object` (a JSON object's text) with "request_id" as its first member and

@@ -3,6 +3,7 @@
 #include "chat/body_members.h"
 #include "responses/response_events.h"
 #include "responses/response_object.h"
+#include "util/json_dom.h"
 
 #include <initializer_list>
 #include <vector>
@@ -24,7 +25,7 @@ std::string dump(const json& doc) {
 // not an object at all: `object` says which).
 std::optional<std::vector<mgw_json_member>> members_of(std::string_view text, bool& object) {
   const auto open = text.find_first_not_of(" \t\r\n");
-  object = open != std::string_view::npos && text[open] == '{' && json::accept(text);
+  object = open != std::string_view::npos && text[open] == '{' && util::is_json(text);
   if (!object) return std::nullopt;
   return chat::index_members(text);
 }

@@ -115,7 +115,7 @@ std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_vie
   }
   // The fast parse takes every body nlohmann would, to the same document;
   // what it refuses goes the checked way below, which says why.
-  if (auto doc = parse_json_fast(body, kMaxJsonDepth)) {
+  if (auto doc = parse_json_fast(body)) {
     if (doc->is_object()) return std::move(*doc);
     return errors::bad_request("invalid_json",
                                "the request body must be a JSON object, not " + type_name(*doc));

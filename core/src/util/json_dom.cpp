@@ -49,28 +49,39 @@ json to_json(dom::element e) {
   return json(nullptr);
 }
 
+// One per thread: its buffers grow to the largest text it parsed (at most
+// kFastParseMaxBytes) and are reused by every later parse. nullptr when
+// `text` is too long for it, or it could not be set up.
+dom::parser* thread_parser(std::string_view text) {
+  if (text.size() > kFastParseMaxBytes) return nullptr;
+  thread_local std::unique_ptr<dom::parser> parser;
+  if (!parser) {
+    auto made = std::make_unique<dom::parser>(kFastParseMaxBytes);
+    if (made->allocate(4096, kMaxJsonDepth) != simdjson::SUCCESS) return nullptr;
+    parser = std::move(made);
+  }
+  return parser.get();
+}
+
+// `text` parsed by simdjson (copied into the parser's padded buffer: a body
+// carries no SIMD padding); false when it refused it.
+bool fast_parse(std::string_view text, dom::element& root) {
+  dom::parser* parser = thread_parser(text);
+  return parser != nullptr &&
+         parser->parse(text.data(), text.size(), /*realloc_if_needed=*/true).get(root) == simdjson::SUCCESS;
+}
+
 }  // namespace
 
-std::optional<nlohmann::json> parse_json_fast(std::string_view text, std::size_t max_depth) {
-  if (text.size() > kFastParseMaxBytes) return std::nullopt;
-  // One per thread: its buffers grow to the largest text it parsed (at most
-  // kFastParseMaxBytes) and are reused by every later parse.
-  thread_local std::unique_ptr<dom::parser> parser;
-  thread_local std::size_t parser_depth = 0;
-  if (!parser || parser_depth != max_depth) {
-    parser = std::make_unique<dom::parser>(kFastParseMaxBytes);
-    if (parser->allocate(4096, max_depth) != simdjson::SUCCESS) {
-      parser.reset();
-      return std::nullopt;
-    }
-    parser_depth = max_depth;
-  }
-  // Copied into the parser's padded buffer: a body carries no SIMD padding.
+std::optional<nlohmann::json> parse_json_fast(std::string_view text) {
   dom::element root;
-  if (parser->parse(text.data(), text.size(), /*realloc_if_needed=*/true).get(root) != simdjson::SUCCESS) {
-    return std::nullopt;
-  }
+  if (!fast_parse(text, root)) return std::nullopt;
   return to_json(root);
+}
+
+bool is_json(std::string_view text) {
+  dom::element root;
+  return fast_parse(text, root) || json::accept(text);
 }
 
 }  // namespace modelgw::util

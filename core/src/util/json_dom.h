@@ -6,6 +6,8 @@
 // built from its tape, each string copied whole.
 #pragma once
 
+#include "util/json_body.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -22,9 +24,14 @@ inline constexpr std::size_t kFastParseMaxBytes = 256 * 1024;
 // keys: the last wins; an integer without a minus sign is unsigned, and so
 // is "-0", which nlohmann makes a signed 0: the same value, written "0").
 // nullopt when simdjson refuses it or it is not one this parse takes:
-// invalid JSON, nested deeper than `max_depth`, an integer past 64 bits
+// invalid JSON, nested deeper than kMaxJsonDepth, an integer past 64 bits
 // (nlohmann reads it as a float), or longer than kFastParseMaxBytes. The
 // caller then parses with nlohmann, which says why.
-std::optional<nlohmann::json> parse_json_fast(std::string_view text, std::size_t max_depth);
+std::optional<nlohmann::json> parse_json_fast(std::string_view text);
+
+// nlohmann::json::accept(text), answered by simdjson when it can: a text it
+// refuses (deeper than kMaxJsonDepth, a 65-bit integer, too long, invalid)
+// is asked of nlohmann. For a vendor's answer checked before it is spliced.
+bool is_json(std::string_view text);
 
 }  // namespace modelgw::util
