@@ -103,3 +103,41 @@ TEST(UsageQueryOperation, TheFilterReachesStorageAndEachRecordSaysItsOperation) 
 
 }  // namespace
 }  // namespace modelgw::usage
+
+namespace modelgw::usage {
+namespace {
+
+// The usage writer commits between the answer's two reads: a record on the
+// page must already be in the totals (found from outside: a page of 20
+// records whose totals counted none of them).
+struct WriterRacingStore : UsageStore {
+  std::int64_t committed = 0;  // records the writer has committed so far
+  std::vector<plugins::UsageRow> usage_page(const plugins::UsageFilter&) override {
+    committed = 3;  // a batch of 3 lands just before the page is read
+    std::vector<plugins::UsageRow> out(static_cast<std::size_t>(committed));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i].seq = static_cast<std::int64_t>(out.size() - i);
+      out[i].cost_micros = 1000;
+    }
+    return out;
+  }
+  std::vector<plugins::UsageGroup> usage_totals(const plugins::UsageFilter&) override {
+    plugins::UsageGroup g;
+    g.requests = committed;
+    g.cost_micros = committed * 1000;
+    return {g};
+  }
+};
+
+TEST(UsageQueryConsistency, EveryRecordOnThePageIsInTheTotals) {
+  WriterRacingStore store;
+  const auto answer = answer_usage_query("", 1, store, 0);
+  ASSERT_FALSE(answer.error.has_value());
+  const json body = json::parse(answer.body);
+  ASSERT_EQ(body["data"].size(), 3u);
+  EXPECT_EQ(body["totals"]["requests"], 3) << body.dump();
+  EXPECT_EQ(body["totals"]["cost_micros"], 3000) << body.dump();
+}
+
+}  // namespace
+}  // namespace modelgw::usage

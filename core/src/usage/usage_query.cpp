@@ -198,8 +198,13 @@ UsageAnswer answer_usage_query(std::string_view query, std::int64_t tenant_id, U
   plugins::UsageFilter sums = request.filter;
   sums.before_seq = 0;
   sums.group_by.clear();
-  const auto totals = store.usage_totals(sums);
-  const json totals_json = sums_json(totals.empty() ? plugins::UsageGroup{} : totals.front());
+  // The totals are read after the page or the groups: the usage writer may
+  // commit between two reads, and then the totals count records newer than
+  // the page (as they would a moment later), never fewer than it shows.
+  const auto read_totals = [&] {
+    const auto totals = store.usage_totals(sums);
+    return sums_json(totals.empty() ? plugins::UsageGroup{} : totals.front());
+  };
   json body;
   if (!request.group_by.empty()) {
     plugins::UsageFilter grouped = sums;
@@ -213,7 +218,7 @@ UsageAnswer answer_usage_query(std::string_view query, std::int64_t tenant_id, U
     body = {{"object", "list"},
             {"group_by", request.group_by},
             {"data", std::move(data)},
-            {"totals", totals_json}};
+            {"totals", read_totals()}};
   } else {
     plugins::UsageFilter page = request.filter;
     const std::int64_t limit = page.limit;
@@ -236,7 +241,7 @@ UsageAnswer answer_usage_query(std::string_view query, std::int64_t tenant_id, U
             {"has_more", has_more},
             {"next_cursor",
              has_more && !rows.empty() ? json(encode_cursor(request.filter, rows.back().seq)) : json()},
-            {"totals", totals_json}};
+            {"totals", read_totals()}};
   }
   answer.body = body.dump(-1, ' ', false, json::error_handler_t::replace);
   return answer;
