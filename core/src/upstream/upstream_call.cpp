@@ -23,6 +23,8 @@ constexpr std::size_t kStreamReadMax = 64 * 1024;
 constexpr std::size_t kStreamReadMin = 512;
 constexpr std::size_t kBodyRead = 64 * 1024;
 constexpr std::size_t kTlsStreamRead = 4 * 1024;
+// A response head and, often, the whole of a short answer after it.
+constexpr std::size_t kHeadRead = 4 * 1024;
 
 using util::iequals;
 
@@ -281,14 +283,19 @@ net::Task<ErrorCode> UpstreamCall::fill(Clock::time_point until, Phase phase, bo
   arm(until);
   ErrorCode ec;
   in_io_ = true;
-  if (stream && buffer_.pending().empty()) {
-    // Nothing pending: wait without a buffer, then read what arrived.
+  if (stream && phase != Phase::head && buffer_.pending().empty()) {
+    // Between a stream's events: wait without a buffer, then read what arrived.
     buffer_.release_if_empty();
     co_await connection_->wait_readable(ec);
   }
   if (!ec) {
     std::size_t want = kBodyRead;
-    if (stream) {
+    if (phase == Phase::head) {
+      // Read, not waited for: Asio 1.74 re-arms the descriptor (epoll_ctl)
+      // for every readiness wait, never for a read. The small buffer is held
+      // while the vendor prepares its answer, once per call.
+      want = kHeadRead;
+    } else if (stream) {
       want = connection_->tls() ? kTlsStreamRead
                                 : std::clamp(connection_->available(), kStreamReadMin, kStreamReadMax);
     }
