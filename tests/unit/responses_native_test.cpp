@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -195,6 +197,24 @@ TEST(NativeAnswer, SplicedAndParsedRewritesAgree) {
   EXPECT_FALSE(spliced.whole(R"({"object":"response",)")) << "not JSON";
   EXPECT_FALSE(spliced.event(R"({"type":"x",)", a)) << "not JSON";
   EXPECT_FALSE(spliced.event(R"({"type":1})", a)) << "a type that is not a string";
+}
+
+// Found by the responses_native fuzz target: JSON whitespace between a
+// vendor's tokens may be a CR or LF, which would end the data: line (and a
+// bare CR ends an SSE line too). Such an event is written compact instead.
+TEST(NativeAnswer, AnEventWithLineBreaksBetweenItsTokensStaysOneDataLine) {
+  NativeAnswer answer(json::object(), kNativeRequestId);
+  std::string out;
+  ASSERT_TRUE(answer.event(
+      "{\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\r\r\n\"id\":\"msg_1\","
+      "\"type\":\"message\",\r\"content\":[]}}",
+      out));
+  EXPECT_EQ(out.find('\r'), std::string::npos) << out;
+  const auto events = native_events_of(out);
+  ASSERT_EQ(events.size(), 1u) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << "event: line, data: line, blank line: " << out;
+  EXPECT_EQ(events[0].second["item"]["id"], "msg_1");
+  EXPECT_EQ(events[0].second["sequence_number"], 0);
 }
 
 TEST(NativeAnswer, AFailureAfterTheStartEndsWithResponseFailedAndTheErrorEnvelope) {

@@ -116,7 +116,11 @@ bool NativeAnswer::event(std::string_view data, std::string& out) {
   bool object = false;
   const auto members = members_of(data, object);
   if (!object) return false;
-  if (members && value_of(*members, "response").empty()) {
+  // The data must be one line: whitespace between a vendor's tokens may be a
+  // CR or LF, which would end the data: line; such an event is written
+  // compact through the parse below.
+  const bool one_line = data.find_first_of("\r\n") == std::string_view::npos;
+  if (members && one_line && value_of(*members, "response").empty()) {
     // Most events (deltas, item and part events): renumbered by splicing.
     const std::string_view type = value_of(*members, "type");
     if (type.size() < 3 || type.front() != '"' || type.find('\\') != std::string_view::npos) return false;
