@@ -13,7 +13,7 @@ namespace bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kMaxReasons = 8;
+constexpr std::size_t kMaxOpenLoopReasons = 8;
 
 struct WorkerOut {
   std::vector<std::int64_t> latencies_us;
@@ -59,7 +59,7 @@ void worker(const OpenLoopOptions& o, int index, Clock::time_point start, Worker
     if (!measured) continue;
     if (!reason.empty()) {
       ++out.errors;
-      if (out.reasons.size() < kMaxReasons || out.reasons.count(reason) != 0) ++out.reasons[reason];
+      if (out.reasons.size() < kMaxOpenLoopReasons || out.reasons.count(reason) != 0) ++out.reasons[reason];
       continue;
     }
     out.latencies_us.push_back(std::chrono::duration_cast<std::chrono::microseconds>(done - due).count());
@@ -89,7 +89,7 @@ OpenLoopResult run_open_loop(const OpenLoopOptions& o) {
     r.errors += w.errors;
     r.unsent += w.unsent;
     for (const auto& [reason, count] : w.reasons) {
-      if (r.error_reasons.size() < kMaxReasons || r.error_reasons.count(reason) != 0)
+      if (r.error_reasons.size() < kMaxOpenLoopReasons || r.error_reasons.count(reason) != 0)
         r.error_reasons[reason] += count;
     }
   }

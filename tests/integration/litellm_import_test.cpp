@@ -35,7 +35,7 @@ void litellm_write_text(const std::string& path, const std::string& text) {
 }
 
 std::string litellm_fixture(const std::string& name) {
-  return std::string(LITELLM_FIXTURES_DIR) + "/" + name;
+  return std::string(LITELLM_FIXTURES_DIR).append("/").append(name);
 }
 
 // Every literal secret of a fixture: sk-... keys and the FAKE... values.

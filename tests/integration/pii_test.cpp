@@ -346,8 +346,9 @@ TEST_F(PiiTest, BlockedRequestsCountAgainstTheRateLimitAndDoNotFloodTheAuditLog)
   for (int i = 0; i < 60 && unix_ms_now() % 60000 > 45000; ++i) std::this_thread::sleep_for(500ms);
   int blocked = 0;
   int limited_429 = 0;
+  const std::string text = std::string("card ").append(kCard);
   for (int i = 0; i < 40; ++i) {
-    const auto r = chat("flooder", user(std::string("card ") + kCard));
+    const auto r = chat("flooder", user(text));
     blocked += r.status == 422;
     limited_429 += r.status == 429;
   }
@@ -364,7 +365,8 @@ TEST_F(PiiTest, FlaggedRequestsPastAFewAMinuteDoNotEachWriteAnAuditEvent) {
   gw.create_tenant("chatty");
   tenant_keys_["chatty"] = gw.create_key("chatty").key;
   for (int i = 0; i < 60 && unix_ms_now() % 60000 > 45000; ++i) std::this_thread::sleep_for(500ms);
-  for (int i = 0; i < 40; ++i) ASSERT_EQ(chat("chatty", user(std::string("mail ") + kEmail)).status, 200);
+  const std::string text = std::string("mail ").append(kEmail);
+  for (int i = 0; i < 40; ++i) ASSERT_EQ(chat("chatty", user(text)).status, 200);
   const auto tenant = stack_->usage().tenant_id("chatty");
   ASSERT_TRUE(tenant.has_value());
   std::this_thread::sleep_for(300ms);

@@ -18,7 +18,7 @@
 namespace mgw_pg {
 namespace {
 
-constexpr std::int64_t kMaxLimit = 10000;
+constexpr std::int64_t kMaxAuditLimit = 10000;
 constexpr const char* kColumns =
     "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash, "
     "mac";
@@ -105,7 +105,8 @@ mgw_status audit_page(mgw_storage* storage, const mgw_audit_filter* filter, cons
     const auto f = read_growable(*filter);
     const std::string action(text_arg(f.action, "action"));
     const std::string actor(text_arg(f.actor, "actor"));
-    if (f.limit < 1 || f.limit > kMaxLimit) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 10000");
+    if (f.limit < 1 || f.limit > kMaxAuditLimit)
+      throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 10000");
     // Only the placeholders in use: PostgreSQL infers a type for each.
     std::string sql = std::string("SELECT ") + kColumns + " FROM audit_events WHERE tenant_id = $1";
     std::vector<std::string> params{std::to_string(f.tenant_id)};

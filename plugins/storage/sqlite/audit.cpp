@@ -16,7 +16,7 @@
 namespace mgw_sqlite {
 namespace {
 
-constexpr std::int64_t kMaxLimit = 10000;
+constexpr std::int64_t kMaxAuditLimit = 10000;
 constexpr const char* kColumns =
     "id, tenant_id, seq, created_unix_ms, actor, action, target, request_id, details_json, prev_hash, hash, "
     "mac";
@@ -95,7 +95,8 @@ mgw_status audit_page(mgw_storage* storage, const mgw_audit_filter* filter, cons
     const auto f = read_growable(*filter);
     const auto action = bytes_arg(f.action, "action");
     const auto actor = bytes_arg(f.actor, "actor");
-    if (f.limit < 1 || f.limit > kMaxLimit) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 10000");
+    if (f.limit < 1 || f.limit > kMaxAuditLimit)
+      throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 10000");
     std::string sql = std::string("SELECT ") + kColumns + " FROM audit_events WHERE tenant_id = ?1";
     if (f.from_unix_ms > 0) sql += " AND created_unix_ms >= ?2";
     if (f.to_unix_ms > 0) sql += " AND created_unix_ms < ?3";

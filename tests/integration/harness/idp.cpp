@@ -35,7 +35,7 @@ std::string find_node() {
   return node;
 }
 
-std::string make_temp_dir() {
+std::string make_idp_dir() {
   std::string pattern = (fs::temp_directory_path() / "modelgw-idp-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   return pattern;
@@ -84,7 +84,7 @@ int wait_listening(const ChildProcess& process) {
 }  // namespace
 
 IdentityProvider::IdentityProvider(IdentityProviderOptions options) : options_(options) {
-  dir_ = make_temp_dir();
+  dir_ = make_idp_dir();
   key_file_ = dir_ + "/idp-keys.json";
   try {
     start(0);

@@ -230,25 +230,25 @@ TEST(ResponsesResponse, ErrorStatusesUseTheOpenAiMapping) {
 // ---------------------------------------------------------------------------
 // Streams
 
-struct Outcome {
+struct ResponsesOutcome {
   std::vector<std::string> events;
   std::vector<std::string> chunks;
   std::optional<mgw_usage> usage;
   std::optional<mgw::testing::RecordedError> error;
 };
 
-Outcome stream(const std::vector<std::string_view>& pieces) {
+ResponsesOutcome responses_stream(const std::vector<std::string_view>& pieces) {
   Provider p;
   Recorder out;
   run_stream(p, responses_call(true), pieces, out);
-  return Outcome{out.events, out.rec.chunks, out.rec.usage, out.rec.error};
+  return ResponsesOutcome{out.events, out.rec.chunks, out.rec.usage, out.rec.error};
 }
 
 // Whole, byte by byte, split in two at every byte, and in random pieces: the
 // same output every time.
-Outcome stream_every_way(const std::string& transcript) {
-  const Outcome reference = stream(whole(transcript));
-  auto same = [&](const Outcome& o, const std::string& how) {
+ResponsesOutcome responses_stream_every_way(const std::string& transcript) {
+  const ResponsesOutcome reference = responses_stream(whole(transcript));
+  auto same = [&](const ResponsesOutcome& o, const std::string& how) {
     EXPECT_EQ(o.events, reference.events) << how;
     EXPECT_EQ(o.chunks, reference.chunks) << how;
     EXPECT_EQ(o.error.has_value(), reference.error.has_value()) << how;
@@ -257,20 +257,20 @@ Outcome stream_every_way(const std::string& transcript) {
     }
     EXPECT_EQ(o.usage.has_value(), reference.usage.has_value()) << how;
   };
-  same(stream(byte_by_byte(transcript)), "byte by byte");
+  same(responses_stream(byte_by_byte(transcript)), "byte by byte");
   for (std::size_t at = 1; at < transcript.size(); ++at) {
     const std::string_view t = transcript;
-    same(stream({t.substr(0, at), t.substr(at)}), "split at " + std::to_string(at));
+    same(responses_stream({t.substr(0, at), t.substr(at)}), "split at " + std::to_string(at));
     if (::testing::Test::HasFailure()) break;
   }
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    same(stream(random_pieces(transcript, seed)), "random split, seed " + std::to_string(seed));
+    same(responses_stream(random_pieces(transcript, seed)), "random split, seed " + std::to_string(seed));
   }
   return reference;
 }
 
 TEST(ResponsesStream, PassesEveryEventWithTheAliasAndUsageBeforeTheLast) {
-  const Outcome o = stream_every_way(fixture("responses_stream.sse"));
+  const ResponsesOutcome o = responses_stream_every_way(fixture("responses_stream.sse"));
   ASSERT_FALSE(o.error.has_value()) << o.error->message;
   ASSERT_EQ(o.chunks.size(), 10u);
   std::vector<std::string> expected_events(9, "chunk");
@@ -299,7 +299,7 @@ TEST(ResponsesStream, PassesEveryEventWithTheAliasAndUsageBeforeTheLast) {
 }
 
 TEST(ResponsesStream, IncompleteIsTerminalToo) {
-  const Outcome o = stream_every_way(fixture("responses_stream_function_call.sse"));
+  const ResponsesOutcome o = responses_stream_every_way(fixture("responses_stream_function_call.sse"));
   ASSERT_FALSE(o.error.has_value());
   ASSERT_EQ(o.chunks.size(), 7u);
   EXPECT_EQ(Json::parse(o.chunks.back())["type"], "response.incomplete");
@@ -309,7 +309,7 @@ TEST(ResponsesStream, IncompleteIsTerminalToo) {
 }
 
 TEST(ResponsesStream, EndingWithoutATerminalEventFails) {
-  const Outcome o = stream_every_way(fixture("responses_stream_truncated.sse"));
+  const ResponsesOutcome o = responses_stream_every_way(fixture("responses_stream_truncated.sse"));
   ASSERT_TRUE(o.error.has_value());
   EXPECT_EQ(o.error->http_status, 502);
   EXPECT_EQ(o.error->code, "provider_failed");
@@ -319,7 +319,7 @@ TEST(ResponsesStream, EndingWithoutATerminalEventFails) {
 }
 
 TEST(ResponsesStream, AFailedResponseIsAnError) {
-  const Outcome o = stream_every_way(fixture("responses_stream_failed.sse"));
+  const ResponsesOutcome o = responses_stream_every_way(fixture("responses_stream_failed.sse"));
   ASSERT_TRUE(o.error.has_value());
   EXPECT_EQ(o.error->http_status, 502);
   EXPECT_EQ(o.error->code, "provider_failed");
@@ -329,7 +329,7 @@ TEST(ResponsesStream, AFailedResponseIsAnError) {
 }
 
 TEST(ResponsesStream, ARateLimitErrorEventIs429) {
-  const Outcome o = stream_every_way(fixture("responses_stream_error_event.sse"));
+  const ResponsesOutcome o = responses_stream_every_way(fixture("responses_stream_error_event.sse"));
   ASSERT_TRUE(o.error.has_value());
   EXPECT_EQ(o.error->http_status, 429);
   EXPECT_EQ(o.error->code, "rate_limit_exceeded");
@@ -338,9 +338,9 @@ TEST(ResponsesStream, ARateLimitErrorEventIs429) {
 }
 
 TEST(ResponsesStream, OtherErrorEventsAreProviderFailed) {
-  const Outcome o =
-      stream(whole("event: error\ndata: "
-                   "{\"type\":\"error\",\"code\":\"server_error\",\"message\":\"boom\",\"param\":null}\n\n"));
+  const ResponsesOutcome o = responses_stream(
+      whole("event: error\ndata: "
+            "{\"type\":\"error\",\"code\":\"server_error\",\"message\":\"boom\",\"param\":null}\n\n"));
   ASSERT_TRUE(o.error.has_value());
   EXPECT_EQ(o.error->http_status, 502);
   EXPECT_EQ(o.error->code, "provider_failed");
@@ -351,7 +351,7 @@ TEST(ResponsesStream, OtherErrorEventsAreProviderFailed) {
 TEST(ResponsesStream, AMalformedEventFails) {
   for (const char* wire :
        {"event: response.created\ndata: {not json\n\n", "data: [1,2]\n\n", "data: {\"no_type\":1}\n\n"}) {
-    const Outcome o = stream(whole(wire));
+    const ResponsesOutcome o = responses_stream(whole(wire));
     ASSERT_TRUE(o.error.has_value()) << wire;
     EXPECT_EQ(o.error->code, "provider_failed") << wire;
     EXPECT_TRUE(o.chunks.empty()) << wire;
@@ -361,7 +361,7 @@ TEST(ResponsesStream, AMalformedEventFails) {
 TEST(ResponsesStream, NothingAfterTheTerminalEventCounts) {
   std::string wire = fixture("responses_stream_function_call.sse");
   wire += "data: [DONE]\n\ndata: {not json\n\n";
-  const Outcome o = stream(whole(wire));
+  const ResponsesOutcome o = responses_stream(whole(wire));
   EXPECT_FALSE(o.error.has_value());
   EXPECT_EQ(o.chunks.size(), 7u);
 }
@@ -373,7 +373,7 @@ TEST(ResponsesStream, WithoutUsageReportsTheEstimate) {
       "event: response.completed\n"
       "data: "
       "{\"type\":\"response.completed\",\"response\":{\"object\":\"response\",\"status\":\"completed\"}}\n\n";
-  const Outcome o = stream(whole(wire));
+  const ResponsesOutcome o = responses_stream(whole(wire));
   ASSERT_FALSE(o.error.has_value());
   ASSERT_TRUE(o.usage.has_value());
   EXPECT_EQ(o.usage->completion_tokens, 2);
