@@ -4,6 +4,7 @@
 // authority (each instance spends leases taken from the store).
 #include "harness/checks.h"
 #include "harness/stack.h"
+#include "harness/temp_dir.h"
 
 #include <atomic>
 #include <thread>
@@ -17,7 +18,7 @@ class SpendScaleOutTest : public ::testing::Test {
  protected:
   void SetUp() override {
     fake_ = std::make_unique<FakeUpstream>(kProviderKey);
-    dir_ = make_dir();
+    dir_ = make_temp_dir("modelgw-scale");
     for (auto& gw : gateways_) {
       GatewayOptions o;
       o.upstream_port = fake_->port();
@@ -35,11 +36,6 @@ class SpendScaleOutTest : public ::testing::Test {
     for (auto& gw : gateways_) gw->start();
   }
 
-  static std::string make_dir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "modelgw-scale-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    return pattern;
-  }
   void TearDown() override {
     for (auto& gw : gateways_) gw.reset();
     fake_.reset();

@@ -1,4 +1,5 @@
 #include "app/config_loader.h"
+#include "config_refusal.h"
 
 #include "auth/jwt/algorithm.h"
 
@@ -12,6 +13,7 @@ namespace {
 
 using modelgw::config::ConfigError;
 using modelgw::config::load_text;
+using modelgw::config::testing::error_of;
 
 const std::string kMinimal = R"(
 providers:
@@ -19,15 +21,6 @@ providers:
 catalog:
   gpt-4o-mini: { provider: openai, model: "gpt-4o-mini", context_window: 128000 }
 )";
-
-std::string error_of(const std::string& yaml) {
-  try {
-    load_text(yaml);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 TEST(ConfigLoader, MinimalFileGetsDefaults) {
   auto c = load_text(kMinimal);

@@ -2,6 +2,7 @@
 // timeouts and limits, concrete and tier catalog entries, and retry:.
 #include "app/config_loader.h"
 #include "catalog/parameters.h"
+#include "config_refusal.h"
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,7 @@ namespace {
 
 using modelgw::config::ConfigError;
 using modelgw::config::load_text;
+using modelgw::config::testing::error_of;
 
 // A provider block with `extra` keys, and a catalog whose entries are `catalog`.
 std::string yaml_with(const std::string& provider_extra, const std::string& catalog,
@@ -21,18 +23,9 @@ std::string yaml_with(const std::string& provider_extra, const std::string& cata
 
 const std::string kOneModel = "  m: { provider: openai, model: gpt-4o }\n";
 
-std::string routing_error_of(const std::string& yaml) {
-  try {
-    load_text(yaml);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
 // The refusal starts with the key path (ConfigError's contract).
 void expect_refused(const std::string& yaml, const std::string& key_path) {
-  const std::string error = routing_error_of(yaml);
+  const std::string error = error_of(yaml);
   EXPECT_EQ(error.rfind(key_path + ":", 0), 0u) << "error: " << error << "\nyaml:\n" << yaml;
 }
 
@@ -171,8 +164,8 @@ TEST(ConfigRouting, SupportsListsOnlyKnownParameters) {
   auto c = load_text(yaml_with("", "  m: { provider: openai, model: x, supports: [] }\n"));
   EXPECT_TRUE(c.catalog.at("m").supports.empty());
 
-  const std::string error = routing_error_of(
-      yaml_with("", "  m: { provider: openai, model: x, supports: [temperature, temprature] }\n"));
+  const std::string error =
+      error_of(yaml_with("", "  m: { provider: openai, model: x, supports: [temperature, temprature] }\n"));
   EXPECT_EQ(error.rfind("catalog.m.supports[1]:", 0), 0u) << error;
   EXPECT_NE(error.find("temprature"), std::string::npos) << error;
   // Core members are not parameters a model may or may not support.
@@ -244,12 +237,12 @@ TEST(ConfigRouting, TierRouteRefusals) {
   expect_refused(yaml_with("", kTwoModels + "  best: { route: fast }\n"), "catalog.best.route");
   expect_refused(yaml_with("", kTwoModels + "  best: { route: [fast, 3] }\n"), "catalog.best.route[1]");
 
-  std::string unknown = routing_error_of(yaml_with("", kTwoModels + "  best: { route: [fast, genius] }\n"));
+  std::string unknown = error_of(yaml_with("", kTwoModels + "  best: { route: [fast, genius] }\n"));
   EXPECT_EQ(unknown.rfind("catalog.best.route[1]:", 0), 0u) << unknown;
   EXPECT_NE(unknown.find("genius"), std::string::npos) << unknown;
 
-  std::string nested = routing_error_of(
-      yaml_with("", kTwoModels + "  best: { route: [smart] }\n  better: { route: [fast, best] }\n"));
+  std::string nested =
+      error_of(yaml_with("", kTwoModels + "  best: { route: [smart] }\n  better: { route: [fast, best] }\n"));
   EXPECT_EQ(nested.rfind("catalog.better.route[1]:", 0), 0u) << nested;
   EXPECT_NE(nested.find("tier"), std::string::npos) << nested;
 

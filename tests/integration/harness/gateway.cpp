@@ -1,6 +1,7 @@
 #include "harness/gateway.h"
 
 #include "harness/http_client.h"
+#include "harness/temp_dir.h"
 
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
@@ -58,12 +59,6 @@ Env gateway_env() {
 }
 
 namespace {
-
-std::string make_temp_dir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "modelgw-it-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
 
 std::string render_config(const GatewayOptions& o, const std::string& dir, int port, int dead_port) {
   const std::string db = o.db_path.empty() ? dir + "/modelgw.db" : o.db_path;
@@ -133,7 +128,7 @@ std::string render_config(const GatewayOptions& o, const std::string& dir, int p
 }  // namespace
 
 Gateway::Gateway(GatewayOptions options) : options_(std::move(options)) {
-  dir_ = make_temp_dir();
+  dir_ = make_temp_dir("modelgw-it");
   config_path_ = dir_ + "/modelgw.yaml";
   port_ = free_port();
   dead_port_ = free_port();

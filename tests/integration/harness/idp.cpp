@@ -1,6 +1,7 @@
 #include "harness/idp.h"
 
 #include "harness/http_client.h"
+#include "harness/temp_dir.h"
 
 #include <Poco/Base64Encoder.h>
 #include <Poco/URI.h>
@@ -33,12 +34,6 @@ std::string find_node() {
         "`node` is not on PATH; scripts/lib/common.sh installs Node.js for the IdP tests");
   }
   return node;
-}
-
-std::string make_idp_dir() {
-  std::string pattern = (fs::temp_directory_path() / "modelgw-idp-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
 }
 
 std::string base64(const std::string& text) {
@@ -84,7 +79,7 @@ int wait_listening(const ChildProcess& process) {
 }  // namespace
 
 IdentityProvider::IdentityProvider(IdentityProviderOptions options) : options_(options) {
-  dir_ = make_idp_dir();
+  dir_ = make_temp_dir("modelgw-idp");
   key_file_ = dir_ + "/idp-keys.json";
   try {
     start(0);

@@ -1,5 +1,7 @@
 #include "harness/postgres_cluster.h"
 
+#include "harness/temp_dir.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,8 +46,7 @@ std::string script() {
 }  // namespace
 
 PostgresCluster::PostgresCluster() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "modelgw-pg-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  const std::string pattern = make_temp_dir("modelgw-pg");
   dir_ = pattern + "/cluster";
   auto [ok, output] = run(shell_quoted(script()) + " start " + shell_quoted(dir_));
   if (!ok) {
