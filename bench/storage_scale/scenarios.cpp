@@ -118,7 +118,15 @@ net::Task<void> keyed_once(idempotency::KeyKeeper& keys, std::int64_t tenant_id,
   call.send_json(200, kAnswer);  // the tap captures it for the flight
   (void)co_await call.flush();
   const auto kept = Clock::now();
-  co_await keys.finish(std::move(step.flight), true);
+  // finish() returns at once; the answer is kept when its lingering batch
+  // is written, which the flight says (polled: a bench has no follower).
+  auto flight = step.flight;
+  keys.finish(std::move(step.flight), true);
+  net::asio::steady_timer poll(co_await net::asio::this_coro::executor);
+  for (int i = 0; i < 100'000 && flight->view(0).state != idempotency::Flight::State::done; ++i) {
+    poll.expires_after(std::chrono::microseconds(100));
+    co_await poll.async_wait(net::use_awaitable);
+  }
   out.after.push_back(micros(Clock::now() - kept));
 }
 

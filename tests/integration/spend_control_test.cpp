@@ -181,6 +181,33 @@ TEST_F(SpendControlTest, AMaxTokensThatDoesNotFitIs402BeforeAnythingGoesUpstream
   EXPECT_EQ(budgets(key.key)["data"][0]["spent_micros"], 0);
 }
 
+// The hold counts a prompt by its cheap upper bound (a token per byte) first;
+// where that bound would refuse a request its exact count fits, the exact
+// count decides. "a b c ..." is a token per two bytes: 60 letters are at
+// most 95 tokens, and 100 tokens of credit hold them and 5 of output, where
+// their 120 bytes and 5 would not fit. (The prompt is a system message: the
+// fake vendor echoes the user's words, two here, within max_tokens.)
+TEST_F(SpendControlTest, APromptWhoseBoundWouldNotFitIsHeldForItsExactCount) {
+  const auto key = tenant("bound-fallback");
+  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "bound-fallback", "--amount", "0.1"}).exit_code, 0);
+  auto letters = [](int n) {
+    std::string text;
+    for (int i = 0; i < n; ++i) text.append(1, static_cast<char>('a' + i % 26)).append(" ");
+    return text;
+  };
+  auto with_system = [](const std::string& system) {
+    return json{{"model", "pricey"},
+                {"max_tokens", 5},
+                {"messages", json::array({json{{"role", "system"}, {"content", system}},
+                                          json{{"role", "user"}, {"content", "hi"}}})}};
+  };
+  const auto r = chat(key.key, with_system(letters(60)));
+  ASSERT_EQ(r.status, 200) << r.body;
+  // And a request whose exact count does not fit is still refused.
+  EXPECT_TRUE(IsApiError(chat(key.key, with_system(letters(200))), 402, "invalid_request_error",
+                         "insufficient_credits"));
+}
+
 TEST_F(SpendControlTest, AnUnsetMaxTokensIsClampedToWhatFitsAndTheVendorIsToldSo) {
   const auto key = tenant("budget-clamp");
   ASSERT_EQ(

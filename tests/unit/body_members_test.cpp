@@ -3,6 +3,7 @@
 #include <modelgw/sdk.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -99,4 +100,20 @@ TEST(BodyMembers, ReplacesStringsWhereTheyAreWrittenAndKeepsTheRest) {
       R"({"messages":[{"role":"user","content":"mail [EMAIL_1]"},{"role":"user","name":"[EMAIL_\"2\"]","content":"ok"}],"temperature":0.50})");
   // A path to a number is not a string to replace: the caller falls back.
   EXPECT_FALSE(modelgw::chat::replace_strings(body, {{JsonPath{std::string("temperature")}, "x"}}));
+}
+
+// A member set where it is written, or put first when absent; the absent
+// case without an index gives the same text, for empty and padded objects.
+TEST(BodyMembers, WithMemberReplacesOrPutsFirstAndWithNewMemberAgrees) {
+  using modelgw::chat::with_member;
+  using modelgw::chat::with_new_member;
+  EXPECT_EQ(with_member(R"({"a":1, "max_tokens" : 5})", "max_tokens", "9"), R"({"a":1, "max_tokens" : 9})");
+  for (const std::string body : {R"({"a":1})", R"(  { "a" : [1] } )", "{}", "{ \n }"}) {
+    const auto indexed = with_member(body, "max_tokens", "9");
+    ASSERT_TRUE(indexed) << body;
+    EXPECT_EQ(with_new_member(body, "max_tokens", "9"), indexed) << body;
+    EXPECT_TRUE(nlohmann::json::accept(*indexed)) << *indexed;
+    EXPECT_EQ(nlohmann::json::parse(*indexed)["max_tokens"], 9) << *indexed;
+  }
+  EXPECT_FALSE(with_new_member("[]", "max_tokens", "9"));
 }

@@ -1,8 +1,9 @@
 // Group commit of idempotency keys (claim_batcher.h): requests on two event
 // loops share batches (fewer storage calls than claims), each resumes on its
 // own loop with its own row's outcome, a batch that fails fails each of its
-// waiters with the error one failing call gives, and a plugin without the
-// ABI 1.12 batch hooks gets one call per row with the same outcomes.
+// waiters with the error one failing call gives, finishes linger for each
+// other but never hold up a claim, and a plugin without the ABI 1.12 batch
+// hooks gets one call per row with the same outcomes.
 #include "idempotency/claim_batcher.h"
 #include "storage_fixture.h"
 
@@ -163,23 +164,77 @@ TEST(ClaimBatcher, AFailedBatchFailsEachWaiterWithTheErrorOneFailedCallGives) {
   EXPECT_EQ(again[1].outcome.kind, Kind::claimed);
 }
 
-TEST(ClaimBatcher, FinishesAreBatchedAndAnswered) {
+// Finishes from both loops, all answered (on the blocking pool) with their
+// own row's outcome; handed over together, they share one batch instead of
+// one each.
+TEST(ClaimBatcher, FinishesLingerForEachOtherAndAreEachAnswered) {
   FakeStore store;
   net::BlockingPool pool(2);
   ClaimBatcher batcher(store, pool);
-  TwoLoops loops;
-  std::vector<std::future<plugins::IdempotencyFinishOutcome>> done;
-  for (int i = 0; i < 20; ++i) {
+  constexpr int kFinishes = 20;
+  std::vector<std::promise<plugins::IdempotencyFinishOutcome>> outcomes(kFinishes);
+  for (int i = 0; i < kFinishes; ++i) {
     auto row = batcher_test_row("k" + std::to_string(i), "req");
     row.state = i % 2 == 0 ? MGW_IDEMPOTENCY_DONE : MGW_IDEMPOTENCY_FREE;
-    done.push_back(net::asio::co_spawn(
-        i % 2 == 0 ? loops.a : loops.b,
-        [&batcher, row]() -> net::Task<plugins::IdempotencyFinishOutcome> {
-          co_return co_await batcher.finish(row);
-        },
-        net::asio::use_future));
+    batcher.finish(row, [&outcomes, i](plugins::IdempotencyFinishOutcome o) {
+      outcomes[static_cast<std::size_t>(i)].set_value(std::move(o));
+    });
   }
-  for (auto& f : done) EXPECT_EQ(f.get().kind, FinishKind::done);
+  for (auto& o : outcomes) {
+    auto f = o.get_future();
+    ASSERT_EQ(f.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_EQ(f.get().kind, FinishKind::done);
+  }
+  EXPECT_EQ(store.rows.load(), static_cast<std::size_t>(kFinishes));
+  EXPECT_LT(store.calls.load(), kFinishes / 4) << "finishes handed over within the linger share batches";
+}
+
+// A lone finish is not held for company longer than the linger (bounded
+// here generously: the machine may be busy), and a claim that arrives while
+// finishes linger is written at once, without them.
+TEST(ClaimBatcher, ALoneFinishIsWrittenAfterTheLingerAndAClaimDoesNotWaitForIt) {
+  FakeStore store;
+  net::BlockingPool pool(1);
+  ClaimBatcher batcher(store, pool);
+  TwoLoops loops;
+  std::promise<ClaimBatcher::Clock::time_point> written;
+  auto row = batcher_test_row("lone", "req");
+  row.state = MGW_IDEMPOTENCY_DONE;
+  const auto handed = ClaimBatcher::Clock::now();
+  batcher.finish(
+      row, [&written](plugins::IdempotencyFinishOutcome) { written.set_value(ClaimBatcher::Clock::now()); });
+  // The claim goes while the finish lingers: one call, the claim's alone.
+  const auto seen = claim_from_two_loops(batcher, loops, 2);
+  EXPECT_EQ(seen[1].outcome.kind, Kind::claimed);
+  auto f = written.get_future();
+  ASSERT_EQ(f.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  const auto waited = f.get() - handed;
+  EXPECT_GE(waited, ClaimBatcher::kFinishLinger);
+  EXPECT_LT(waited, std::chrono::seconds(2));
+  EXPECT_EQ(store.rows.load(), 3u);
+}
+
+// flush() writes the queued finishes and waits for them (a full batch of
+// them here), and the destructor writes one handed over after it.
+TEST(ClaimBatcher, FlushAndTheDestructorWriteEveryQueuedFinish) {
+  FakeStore store;
+  net::BlockingPool pool(2);
+  std::atomic<int> answered{0};
+  {
+    ClaimBatcher batcher(store, pool);
+    for (std::size_t i = 0; i < ClaimBatcher::kFinishBatchRows; ++i) {
+      auto row = batcher_test_row("full" + std::to_string(i), "req");
+      row.state = MGW_IDEMPOTENCY_FREE;
+      batcher.finish(row, [&answered](plugins::IdempotencyFinishOutcome) { ++answered; });
+    }
+    batcher.flush();
+    EXPECT_EQ(answered.load(), static_cast<int>(ClaimBatcher::kFinishBatchRows));
+    auto row = batcher_test_row("last", "req");
+    row.state = MGW_IDEMPOTENCY_DONE;
+    batcher.finish(row, [&answered](plugins::IdempotencyFinishOutcome) { ++answered; });
+  }  // the destructor writes "last"
+  EXPECT_EQ(answered.load(), static_cast<int>(ClaimBatcher::kFinishBatchRows) + 1);
+  EXPECT_EQ(store.rows.load(), ClaimBatcher::kFinishBatchRows + 1);
 }
 
 // The batcher over a real sqlite plugin, with its whole table and as a

@@ -3,6 +3,7 @@
 // the fast parse refuses only what it says it refuses.
 #include "util/json_dom.h"
 #include "util/json_body.h"
+#include "util/json_text.h"
 
 #include <gtest/gtest.h>
 
@@ -187,6 +188,40 @@ TEST(JsonDom, MutatedBodiesAgreeWithNlohmann) {
     if (HasFatalFailure()) return;
   }
   EXPECT_GT(taken, 1000u) << "the mutations should leave many valid bodies";
+}
+
+// append_json_string writes a valid string as nlohmann's serializer does
+// (the same escapes, UTF-8 as it is), over every byte value and random mixes
+// of plain runs, escapes and multi-byte characters.
+TEST(JsonText, AppendJsonStringWritesWhatNlohmannWrites) {
+  std::mt19937 rng(27);
+  const std::vector<std::string> pieces = {
+      "plain text ",        "\"",   "\\",   "\n",   "\r", "\t",       "\b",           "\f",
+      std::string(1, '\0'), "\x01", "\x1f", "\x7f", "/",  "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+      "{\"k\":[1,2]}"};
+  for (int round = 0; round < 500; ++round) {
+    std::string s;
+    const int n = static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) s += pieces[rng() % pieces.size()];
+    std::string out = "prefix:";
+    modelgw::util::append_json_string(out, s);
+    ASSERT_EQ(out, "prefix:" + json(s).dump()) << round;
+  }
+  for (int c = 0; c < 0x80; ++c) {
+    const std::string s(1, static_cast<char>(c));
+    std::string out;
+    modelgw::util::append_json_string(out, s);
+    EXPECT_EQ(out, json(s).dump()) << c;
+  }
+}
+
+// Bytes that are not UTF-8 are written as U+FFFD, one for each bad byte,
+// and the text stays JSON that reads back.
+TEST(JsonText, AppendJsonStringReplacesBytesThatAreNotUtf8) {
+  std::string out;
+  modelgw::util::append_json_string(out, std::string("a\xFF\"b\xC3", 5));
+  EXPECT_EQ(out, "\"a\xEF\xBF\xBD\\\"b\xEF\xBF\xBD\"");
+  EXPECT_EQ(json::parse(out).get<std::string>(), "a\xEF\xBF\xBD\"b\xEF\xBF\xBD");
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ struct SpendRequest {
   const TenantSpend* spend = nullptr;
   std::string_view feature;                       // X-Feature; empty for none
   std::int64_t prompt_tokens = 0;                 // counted for the route's models (the most of them)
+  bool prompt_bounded = false;                    // prompt_tokens is an upper bound, not the exact count
   std::optional<std::int64_t> client_max_tokens;  // what the client asked for, if anything
   std::int64_t default_output_tokens = 0;         // the output size when the client set none
   std::int64_t choices = 1;                       // n: completions, each up to the output size

@@ -260,10 +260,21 @@ std::optional<std::string> with_member(std::string_view object, std::string_view
     out.append(object.substr(0, begin)).append(value_json).append(object.substr(begin + m.value.len));
     return out;
   }
+  return with_new_member(object, name, value_json);
+}
+
+std::optional<std::string> with_new_member(std::string_view object, std::string_view name,
+                                           std::string_view value_json) {
   const std::size_t brace = object.find('{');
   if (brace == std::string_view::npos) return std::nullopt;
+  // Whether the object has members: its first byte after '{' that is not
+  // JSON whitespace is not '}'.
+  const std::size_t next = object.find_first_not_of(" \t\r\n", brace + 1);
+  const bool empty = next == std::string_view::npos || object[next] == '}';
+  std::string out;
+  out.reserve(object.size() + name.size() + value_json.size() + 4);
   out.append(object.substr(0, brace + 1)).append("\"").append(name).append("\":").append(value_json);
-  if (!members->empty()) out.append(",");
+  if (!empty) out.append(",");
   out.append(object.substr(brace + 1));
   return out;
 }

@@ -64,4 +64,10 @@ namespace modelgw::chat {
 std::optional<std::string> with_member(std::string_view object, std::string_view name,
                                        std::string_view value_json);
 
+// `object` with `name: value_json` added as its first member, for a member
+// the caller knows is absent (its parsed document has no such key): no
+// index of the members is needed. nullopt when `object` has no '{'.
+std::optional<std::string> with_new_member(std::string_view object, std::string_view name,
+                                           std::string_view value_json);
+
 }  // namespace modelgw::chat

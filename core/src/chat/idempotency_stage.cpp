@@ -54,10 +54,11 @@ bool keeps_answer(const http::ServerCall& call, const Outcome& outcome) {
 
 net::Task<void> ChatEndpoint::finish_idempotency_key(http::ServerCall& call, Outcome& outcome, bool keep) {
   // The answer is complete: the flight stops watching it (it may be freed
-  // in finish()). The client gets it first; keeping it is the store's write.
+  // in finish()). The client gets it first; keeping it is the store's write,
+  // which the connection does not wait for.
   call.set_tap(nullptr);
   (void)co_await call.flush();
-  co_await deps_.idempotency->finish(std::move(outcome.idempotent), keep);
+  deps_.idempotency->finish(std::move(outcome.idempotent), keep);
 }
 
 }  // namespace modelgw::chat

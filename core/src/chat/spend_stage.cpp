@@ -8,14 +8,20 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace modelgw::chat {
 
 budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request,
-                                   std::int64_t default_output_cap) {
+                                   std::int64_t default_output_cap, PromptCount how) {
   budget::SpendRequest out;
   out.client_max_tokens = request.max_tokens;
   out.choices = request.choices;
+  // The bound is one walk over the messages, for every model: no tokenizer
+  // can count past it. A plan the route planner counted exactly (near the
+  // window) keeps its count.
+  std::optional<std::int64_t> bound;
+  if (how == PromptCount::bound) bound = static_cast<std::int64_t>(tokenizer::bound_chat_prompt(request.doc));
   // One count per tokenizer: a tier's models often share one. A model whose
   // tokenizer is not public (encoding nullptr) is held for the upper bound:
   // its vendor may count well past the estimate (Arabic, CJK, emoji).
@@ -23,6 +29,7 @@ budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& re
   for (const RoutePlan& plan : routing.plans) {
     const catalog::ModelRoute& route = *plan.route;
     std::int64_t prompt = route.encoding != nullptr ? plan.prompt_tokens : 0;
+    if (prompt == 0 && bound) prompt = *bound;
     if (prompt == 0) {
       auto [it, fresh] = counted.try_emplace(route.encoding, 0);
       if (fresh) {
@@ -45,14 +52,22 @@ budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& re
     // The catalog's default output, else what the window leaves, else a
     // modest default: a hold is never for "unbounded".
     std::int64_t output = entry.max_output_tokens;
-    if (output == 0 && entry.context_window > 0) output = entry.context_window - out.prompt_tokens;
+    if (output == 0 && entry.context_window > 0) {
+      output = entry.context_window - out.prompt_tokens;
+      // What the window leaves after the bound is less than after the
+      // real prompt: the model would be told a smaller limit than the
+      // exact count gives. That request is held on the exact count.
+      if (bound && output < default_output_cap) return spend_request(routing, request, default_output_cap);
+    }
     if (output <= 0) output = 4096;
     out.default_output_tokens = std::max(out.default_output_tokens, std::min(output, default_output_cap));
   }
+  out.prompt_bounded = bound.has_value();
   return out;
 }
 
-void limit_output(Routing& routing, std::string_view body, std::int64_t output_tokens) {
+void limit_output(Routing& routing, std::string_view body, std::int64_t output_tokens,
+                  const nlohmann::json* doc) {
   const std::string value = std::to_string(output_tokens);
   for (RoutePlan& plan : routing.plans) {
     // The name the model takes: reasoning models only max_completion_tokens.
@@ -60,7 +75,10 @@ void limit_output(Routing& routing, std::string_view body, std::int64_t output_t
                          !plan.route->supports_parameter("max_completion_tokens");
     const char* name = classic ? "max_tokens" : "max_completion_tokens";
     const std::string_view source = plan.body.empty() ? body : std::string_view(plan.body);
-    auto edited = with_member(source, name, value);
+    // A member the parsed body does not have is not in its text either
+    // (the parse reads escaped keys too): put first without indexing.
+    const bool absent = plan.body.empty() && doc != nullptr && doc->is_object() && !doc->contains(name);
+    auto edited = absent ? with_new_member(source, name, value) : with_member(source, name, value);
     if (!edited) {
       auto doc = nlohmann::json::parse(source, nullptr, false);
       if (!doc.is_object()) continue;
@@ -129,18 +147,30 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
   const auth::Principal& principal = *outcome.principal;
   auto spend = outcome.spend;  // looked up by hold_requests
   if (!spend || !spend->limits_anything()) co_return true;
-  budget::SpendRequest wanted = spend_request(routing, request, deps_.default_output_tokens);
-  wanted.principal = &principal;
-  wanted.spend = spend.get();
-  wanted.feature = outcome.row.feature;
-  wanted.parts = budget::SpendRequest::Parts::all_but_requests;
+  // Held first for the prompt's upper bound, which costs a walk over the
+  // messages where the exact count costs a BPE pass over every byte: it can
+  // only hold more. Where the bound decides something against the request
+  // (a refusal, a clamped output limit), the exact count decides instead.
+  auto wanted_for = [&](PromptCount how) {
+    budget::SpendRequest wanted = spend_request(routing, request, deps_.default_output_tokens, how);
+    wanted.principal = &principal;
+    wanted.spend = spend.get();
+    wanted.feature = outcome.row.feature;
+    wanted.parts = budget::SpendRequest::Parts::all_but_requests;
+    return wanted;
+  };
+  const budget::SpendRequest wanted = wanted_for(PromptCount::bound);
   budget::Admission admission = co_await deps_.spend->admit(wanted);
+  if (wanted.prompt_bounded && (admission.refusal || admission.clamped)) {
+    if (!admission.refusal) deps_.spend->release(admission);
+    admission = co_await deps_.spend->admit(wanted_for(PromptCount::exact));
+  }
   if (admission.refusal) co_return refuse_spend(call, admission, outcome);
   for (const auto& [name, value] : admission.headers) call.set_header(name, value);
   // The vendor is told the output limit the hold covers, for money and for
   // tokens per minute alike: it cannot then spend past either.
   if (admission.holds_output() && (!request.max_tokens || admission.clamped)) {
-    limit_output(routing, body, admission.output_tokens);
+    limit_output(routing, body, admission.output_tokens, &request.doc);
     if (admission.clamped) call.set_header("X-Max-Tokens-Clamped", std::to_string(admission.output_tokens));
   }
   outcome.admission = std::move(admission);

@@ -15,17 +15,26 @@
 
 namespace modelgw::chat {
 
+// How the hold counts the prompt: the exact BPE count for each model's
+// tokenizer, or tokenizer::bound_chat_prompt for all of them (no tokenizer
+// counts past it; a walk over the messages instead of a pass over bytes).
+enum class PromptCount { exact, bound };
+
 // The hold's inputs for this route: the most prompt tokens any of its models
 // may count (a model without a public tokenizer: tokenizer::bound_chat_prompt,
 // an upper bound, never the low estimate the context check uses), the
 // dearest prices it may reach, the largest default output (at most
-// `default_output_cap`), and n.
+// `default_output_cap`), and n. With PromptCount::bound the result says
+// prompt_bounded, unless the bound would lower a default output limit the
+// window sets (that request is counted exactly).
 budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request,
-                                   std::int64_t default_output_cap);
+                                   std::int64_t default_output_cap, PromptCount how = PromptCount::exact);
 
 // Writes the output limit into every plan's body (for a client that set
-// none): the vendor is told what the hold covers.
-void limit_output(Routing& routing, std::string_view body, std::int64_t output_tokens);
+// none): the vendor is told what the hold covers. `doc`, the parsed body
+// when the caller has it, spares locating a member it does not hold.
+void limit_output(Routing& routing, std::string_view body, std::int64_t output_tokens,
+                  const nlohmann::json* doc = nullptr);
 
 // Prices the record from the model that served it (the catalog's prices for
 // its alias) and settles the hold onto the record's charges.

@@ -56,7 +56,13 @@ std::vector<Outcome> batch_outcomes(std::size_t rows, Call&& call) {
 }  // namespace
 
 ClaimBatcher::~ClaimBatcher() {
+  flush();
+}
+
+void ClaimBatcher::flush() {
   std::unique_lock lock(mutex_);
+  stopping_ = true;
+  wake_.notify_all();
   idle_.wait(lock, [this] { return !running_; });
 }
 
@@ -65,13 +71,27 @@ std::uint64_t ClaimBatcher::batches() const {
   return batches_;
 }
 
-template <typename Outcome>
-net::Task<Outcome> ClaimBatcher::wait_for(std::deque<Entry<Outcome>>& queue, plugins::IdempotencyRow row) {
+void ClaimBatcher::start_or_wake() {
+  if (running_) {
+    wake_.notify_one();
+    return;
+  }
+  running_ = true;
+  net::asio::post(blocking_.pool(), [this] { run(); });
+}
+
+bool ClaimBatcher::finishes_due(Clock::time_point now) const {
+  return !finishes_.empty() && (stopping_ || finishes_.size() >= kFinishBatchRows ||
+                                now - finishes_.front().queued >= kFinishLinger);
+}
+
+net::Task<plugins::IdempotencyClaimOutcome> ClaimBatcher::claim(plugins::IdempotencyRow row) {
+  using Outcome = plugins::IdempotencyClaimOutcome;
   co_return co_await net::asio::async_initiate<decltype(net::use_awaitable), void(Outcome)>(
-      [this, &queue, &row](auto handler) {
+      [this, &row](auto handler) {
         using Handler = decltype(handler);
         // Resumes the waiting coroutine on its own executor.
-        struct HandlerWaiter final : Waiter<Outcome> {
+        struct HandlerWaiter final : ClaimWaiter {
           explicit HandlerWaiter(Handler h) : handler(std::move(h)) {}
           Handler handler;
           void complete(Outcome outcome) override {
@@ -81,44 +101,44 @@ net::Task<Outcome> ClaimBatcher::wait_for(std::deque<Entry<Outcome>>& queue, plu
             });
           }
         };
-        bool start = false;
-        {
-          std::lock_guard lock(mutex_);
-          queue.push_back(
-              Entry<Outcome>{std::move(row), std::make_unique<HandlerWaiter>(std::move(handler))});
-          start = !running_;
-          running_ = true;
-        }
-        if (start) net::asio::post(blocking_.pool(), [this] { run(); });
+        std::lock_guard lock(mutex_);
+        claims_.push_back(ClaimEntry{std::move(row), std::make_unique<HandlerWaiter>(std::move(handler))});
+        start_or_wake();
       },
       net::use_awaitable);
 }
 
-net::Task<plugins::IdempotencyClaimOutcome> ClaimBatcher::claim(plugins::IdempotencyRow row) {
-  co_return co_await wait_for(claims_, std::move(row));
-}
-
-net::Task<plugins::IdempotencyFinishOutcome> ClaimBatcher::finish(plugins::IdempotencyRow row) {
-  co_return co_await wait_for(finishes_, std::move(row));
+void ClaimBatcher::finish(plugins::IdempotencyRow row, FinishDone done) {
+  std::lock_guard lock(mutex_);
+  finishes_.push_back(FinishEntry{std::move(row), std::move(done), Clock::now()});
+  // A lingering thread wakes for a full batch; a young one waits its turn.
+  if (!running_ || finishes_.size() >= kFinishBatchRows) start_or_wake();
 }
 
 void ClaimBatcher::run() {
+  std::unique_lock lock(mutex_);
   while (true) {
-    std::vector<FinishEntry> finishes;
-    std::vector<ClaimEntry> claims;
-    {
-      std::lock_guard lock(mutex_);
-      take_batch(finishes_, finishes, kMaxBatchRows);
-      take_batch(claims_, claims, kMaxBatchRows);
-      if (finishes.empty() && claims.empty()) {
+    const auto now = Clock::now();
+    const bool finish_now = finishes_due(now);
+    if (claims_.empty() && !finish_now) {
+      if (finishes_.empty()) {
         running_ = false;
         idle_.notify_all();  // under the lock: the destructor may run as soon as it is released
         return;
       }
+      // Only young finishes: wait for company (or a claim) until the oldest is due.
+      wake_.wait_until(lock, finishes_.front().queued + kFinishLinger);
+      continue;
     }
+    std::vector<FinishEntry> finishes;
+    std::vector<ClaimEntry> claims;
+    if (finish_now) take_batch(finishes_, finishes, kMaxBatchRows);
+    take_batch(claims_, claims, kMaxBatchRows);
+    lock.unlock();
     // Finishes first: a key freed here is free for a claim of this round.
     if (!finishes.empty()) run_finishes(finishes);
     if (!claims.empty()) run_claims(claims);
+    lock.lock();
   }
 }
 
@@ -141,7 +161,13 @@ void ClaimBatcher::run_finishes(std::vector<FinishEntry>& batch) {
     std::lock_guard lock(mutex_);
     ++batches_;
   }
-  for (std::size_t i = 0; i < batch.size(); ++i) batch[i].waiter->complete(std::move(outcomes[i]));
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    try {
+      batch[i].done(std::move(outcomes[i]));
+    } catch (...) {
+      // A `done` that throws must not stop the others' (nor the pool thread).
+    }
+  }
 }
 
 }  // namespace modelgw::idempotency

@@ -227,7 +227,7 @@ net::Task<KeyKeeper::Followed> KeyKeeper::follow(http::ServerCall& call, Flight&
   }
 }
 
-net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
+void KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
   StoredResponse answer;
   if (keep) {
     answer = flight->captured();
@@ -257,18 +257,22 @@ net::Task<void> KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
     // The key lives ttl_ms from now, when its answer is kept (README).
     row.expires_unix_ms = now_unix_ms() + options_.ttl_ms;
   }
-  const auto outcome = co_await batcher_.finish(std::move(row));
-  using Kind = plugins::IdempotencyFinishOutcome::Kind;
-  if (outcome.kind == Kind::lapsed) {
-    logging::for_request(flight->owner())
-        .warn("idempotency: the key's claim lapsed before the answer was kept");
-  } else if (outcome.kind == Kind::failed) {
-    // Followers still get the answer from memory; later retries find the
-    // claim PENDING until in_flight_ms passes.
-    logging::for_request(flight->owner()).error("idempotency: {}", outcome.error);
-  }
-  forget(*flight);
-  flight->set_state(keep ? Flight::State::done : Flight::State::released);
+  // Runs on the blocking pool once the row's batch is written; the flight
+  // (and its followers) wait for it, the request's connection does not.
+  batcher_.finish(std::move(row),
+                  [this, flight = std::move(flight), keep](plugins::IdempotencyFinishOutcome outcome) {
+                    using Kind = plugins::IdempotencyFinishOutcome::Kind;
+                    if (outcome.kind == Kind::lapsed) {
+                      logging::for_request(flight->owner())
+                          .warn("idempotency: the key's claim lapsed before the answer was kept");
+                    } else if (outcome.kind == Kind::failed) {
+                      // Followers still get the answer from memory; later retries find the
+                      // claim PENDING until in_flight_ms passes.
+                      logging::for_request(flight->owner()).error("idempotency: {}", outcome.error);
+                    }
+                    forget(*flight);
+                    flight->set_state(keep ? Flight::State::done : Flight::State::released);
+                  });
 }
 
 void KeyKeeper::forget(const Flight& flight) {

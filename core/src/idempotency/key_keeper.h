@@ -36,7 +36,11 @@ namespace modelgw::idempotency {
 class KeyKeeper {
  public:
   KeyKeeper(plugins::Storage& storage, net::BlockingPool& blocking, config::IdempotencyConfig options);
-  ~KeyKeeper() { stop(); }
+  // The batcher's finishes touch the flights: written before they go.
+  ~KeyKeeper() {
+    stop();
+    batcher_.flush();
+  }
   KeyKeeper(const KeyKeeper&) = delete;
   KeyKeeper& operator=(const KeyKeeper&) = delete;
 
@@ -60,8 +64,9 @@ class KeyKeeper {
   // pool, in the batcher's batches.
   net::Task<Step> begin(http::ServerCall& call, std::int64_t tenant_id, std::string key, std::string digest);
   // After the owner answered: keeps its answer when `keep` (a complete 200),
-  // else frees the key; then the flight's followers are released.
-  net::Task<void> finish(std::shared_ptr<Flight> flight, bool keep);
+  // else frees the key; then the flight's followers are released. Returns
+  // at once: the write is one of the batcher's lingering finishes.
+  void finish(std::shared_ptr<Flight> flight, bool keep);
 
  private:
   enum class Followed { answered, refused, free, timed_out, gone };

@@ -1,5 +1,6 @@
 #include "util/json_text.h"
 
+#include <array>
 #include <charconv>
 
 namespace modelgw::util {
@@ -36,22 +37,32 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   return n;
 }
 
+// The bytes written as they are: printable ASCII but '"' and '\\'.
+constexpr std::array<bool, 256> kPlainByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}();
+
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
+  // One reservation for the usual case (few escapes): this writes whole
+  // answers kept for idempotency and every log and record line.
+  out.reserve(out.size() + s.size() + s.size() / 8 + 2);
   out.push_back('"');
+  const auto* bytes = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
   std::size_t plain = 0;  // start of the run of bytes copied as they are
   auto flush = [&](std::size_t end) { out.append(s.data() + plain, end - plain); };
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-      ++i;
-      continue;
-    }
+  for (std::size_t i = 0; i < n;) {
+    while (i < n && kPlainByte[bytes[i]]) ++i;
+    if (i == n) break;
+    const unsigned char c = bytes[i];
     if (c >= 0x80) {
-      if (const std::size_t n = utf8_sequence(s, i); n != 0) {
-        i += n;
+      if (const std::size_t len = utf8_sequence(s, i); len != 0) {
+        i += len;
         continue;
       }
       flush(i);
@@ -62,25 +73,25 @@ void append_json_string(std::string& out, std::string_view s) {
     flush(i);
     switch (c) {
       case '"':
-        out.append("\\\"");
+        out.append("\\\"", 2);
         break;
       case '\\':
-        out.append("\\\\");
+        out.append("\\\\", 2);
         break;
       case '\n':
-        out.append("\\n");
+        out.append("\\n", 2);
         break;
       case '\r':
-        out.append("\\r");
+        out.append("\\r", 2);
         break;
       case '\t':
-        out.append("\\t");
+        out.append("\\t", 2);
         break;
       case '\b':
-        out.append("\\b");
+        out.append("\\b", 2);
         break;
       case '\f':
-        out.append("\\f");
+        out.append("\\f", 2);
         break;
       default: {
         const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
@@ -89,7 +100,7 @@ void append_json_string(std::string& out, std::string_view s) {
     }
     plain = ++i;
   }
-  flush(s.size());
+  flush(n);
   out.push_back('"');
 }
 
