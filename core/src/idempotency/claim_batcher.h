@@ -11,10 +11,9 @@
 // A finish (the answer kept, or the key freed) is off its request's path:
 // the client has its answer, and its connection goes on. So finishes linger
 // up to kFinishLinger for others, or until kFinishBatchRows are queued,
-// and go in one batch: at 10,000 keyed requests a second that is one
-// transaction for about twenty rows, where finishing at once gave each its
-// own (the claims keep the writer busy too briefly for rows to queue). Its
-// `done` runs on the blocking pool when the batch is written. Until then the
+// and go in one batch (measured at 10,000 keyed requests a second: about
+// 40 rows a finish batch, 9 a claim batch). Its `done` runs on the
+// blocking pool when the batch is written. Until then the
 // flight holds the answer: a retry in this process follows it, one in
 // another process finds the claim PENDING and polls, as it does while the
 // upstream call runs; a crash in the linger leaves the claim PENDING until
