@@ -32,6 +32,11 @@ constexpr const char* kPricey =
     "  pricey-long: { provider: openai, model: \"gpt-4o-mini\", tokenizer: o200k_base, context_window: "
     "400000, max_output_tokens: "
     "100000, prices: { input: 1000, output: 1000 } }\n"
+    // No output limit of its own: the window decides what a request without
+    // max_tokens may be told (4,096 tokens of budget.default_output_tokens
+    // leave 80 for the prompt).
+    "  pricey-window: { provider: openai, model: \"gpt-4o-mini\", tokenizer: o200k_base, context_window: "
+    "4176, prices: { input: 1000, output: 1000 } }\n"
     // Vendors whose tokenizers are not public, counting the prompt as a
     // byte-level tokenizer's worst case: one token per UTF-8 byte (and
     // answering 8 words, within any max_tokens the tests set, as a vendor would).
@@ -206,6 +211,28 @@ TEST_F(SpendControlTest, APromptWhoseBoundWouldNotFitIsHeldForItsExactCount) {
   // And a request whose exact count does not fit is still refused.
   EXPECT_TRUE(IsApiError(chat(key.key, with_system(letters(200))), 402, "invalid_request_error",
                          "insufficient_credits"));
+}
+
+// A model with a window and no output limit of its own is told what the
+// window leaves after the prompt, up to budget.default_output_tokens. The
+// prompt's cheap bound leaves less than its exact count does: where that
+// would tell the model a smaller limit, the exact count decides. The prompt
+// is about 70 tokens exactly and 161 by the bound (a token per byte): the
+// window of 4,176 leaves the whole default of 4,096 only to the exact count.
+TEST_F(SpendControlTest, AWindowShortenedOnlyByThePromptsBoundGivesTheDefaultOutput) {
+  const auto key = tenant("bound-window");
+  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "bound-window", "--amount", "10"}).exit_code, 0);
+  std::string letters;
+  for (int i = 0; i < 60; ++i) letters.append(1, static_cast<char>('a' + i % 26)).append(" ");
+  const std::string marker = "window-bound";
+  json b = body(marker + " " + letters);
+  b["model"] = "pricey-window";
+  const auto r = chat(key.key, b);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_FALSE(r.has_header("x-max-tokens-clamped")) << "$10 covers the default output";
+  const json sent = stack_->fake->find_request(marker);
+  ASSERT_FALSE(sent.is_null());
+  EXPECT_EQ(sent["body"]["max_tokens"], 4096) << "the window minus the exact prompt passes the default";
 }
 
 TEST_F(SpendControlTest, AnUnsetMaxTokensIsClampedToWhatFitsAndTheVendorIsToldSo) {
