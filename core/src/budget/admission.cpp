@@ -69,7 +69,7 @@ bool Admission::holds_output() const {
 }
 
 void SpendControl::draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
-                            std::vector<Draw>& draws) {
+                            boost::container::small_vector<Draw, 8>& draws) {
   draws.clear();
   for (const SpendPart* part : admission.parts) {
     const std::int64_t amount = part->kind == Admission::money    ? micros
@@ -79,14 +79,11 @@ void SpendControl::draws_of(const Admission& admission, std::int64_t tokens, std
   }
 }
 
-net::Task<Admission> SpendControl::admit(SpendRequest request) {
-  Admission admission;
+bool SpendControl::begin(const SpendRequest& request, Admission& admission, Rounds& rounds) {
   const auth::Principal& principal = *request.principal;
   const TenantSpend& spend = *request.spend;
-
   // Which ledgers apply: the tenant's prepared parts (its rate limits, every
   // budget whose scope matches), then the key's rate limits.
-  admission.parts.reserve(spend.parts.size() + 2);
   for (const SpendPart& part : spend.parts) {
     if (part.kind == SpendPart::money) {
       const plugins::BudgetRow& b = *part.budget;
@@ -99,56 +96,107 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
     if (!wanted(part.kind, request.parts)) continue;
     admission.parts.push_back(&part);
   }
-  const RateLimits& rl = spend.rate_limits;
-  if (principal.key_id != 0 && (rl.key_requests > 0 || rl.key_tokens > 0)) {
-    admission.own.reserve(2);  // parts point into it: no reallocation after
-    const std::string prefix = "rl:key:" + std::to_string(principal.key_id);
-    const std::string who = "API key " + std::to_string(principal.key_id);
-    if (rl.key_requests > 0) {
-      admission.own.push_back(SpendPart{
-          SpendPart::requests, Account{prefix + ":requests", Window::minute, rl.key_requests}, nullptr, who});
+  for (const SpendPart& part : spend.key_parts(principal.key_id)) {
+    if (wanted(part.kind, request.parts)) admission.parts.push_back(&part);
+  }
+  if (admission.parts.empty()) return false;
+  rounds.client_set = request.client_max_tokens.has_value();
+  rounds.output = rounds.client_set ? *request.client_max_tokens : request.default_output_tokens;
+  // Every choice may use the whole output limit: n multiplies what is held.
+  rounds.choices = std::max<std::int64_t>(1, request.choices);
+  rounds.money = admission.holds_money();
+  rounds.rounds = static_cast<int>(admission.parts.size()) + kExtraRounds;
+  return true;
+}
+
+bool SpendControl::try_round(const SpendRequest& request, Admission& admission, Rounds& rounds) {
+  if (rounds.round >= rounds.rounds) {
+    // Others kept taking what was freed: refuse rather than loop.
+    admission.refusal = budget_refusal(*admission.parts.front(), 0, admission);
+    return true;
+  }
+  const std::int64_t all_output = saturating_mul(rounds.output, rounds.choices);
+  rounds.micros =
+      rounds.money ? pricing::cost_micros(request.prices, request.prompt_tokens, 0, all_output) : 0;
+  const std::int64_t tokens = saturating_add(request.prompt_tokens, all_output);
+  boost::container::small_vector<Draw, 8> draws;
+  draws_of(admission, tokens, rounds.micros, draws);
+  // After the hold, per draw: for the rate-limit headers.
+  boost::container::small_vector<std::int64_t, 8> remaining(draws.size(), 0);
+  const std::span<std::int64_t> left(remaining.data(), remaining.size());
+  Shortfall shortfall;
+  if (ledger_.try_hold({draws.data(), draws.size()}, admission.hold, shortfall, left)) {
+    admission.output_tokens = rounds.output;
+    admission.hold_micros = rounds.micros;
+    admission.clamped = !rounds.client_set && rounds.output < request.default_output_tokens;
+    rate_headers(admission, left);
+    return true;
+  }
+  rounds.short_index = shortfall.index;
+  rounds.needed = shortfall.needed;
+  return false;
+}
+
+bool SpendControl::after_refill(const SpendRequest& request, Admission& admission, Rounds& rounds,
+                                bool refilled) {
+  ++rounds.round;
+  if (refilled) return false;
+  const SpendPart& part = *admission.parts[rounds.short_index];
+  const Account& account = part.account;
+  if (part.kind == SpendPart::tokens) {
+    // Even a whole minute of the limit cannot hold this request: say which
+    // parameter to lower instead of a 429 that would come back forever.
+    const std::int64_t room = (account.limit - request.prompt_tokens) / rounds.choices;
+    if (room < (rounds.client_set ? rounds.output : options_.min_output_tokens)) {
+      admission.refusal = never_fits(part, request, rounds.output, admission);
+      return true;
     }
-    if (rl.key_tokens > 0) {
-      admission.own.push_back(SpendPart{
-          SpendPart::tokens, Account{prefix + ":tokens", Window::minute, rl.key_tokens}, nullptr, who});
-    }
-    for (const auto& part : admission.own) {
-      if (wanted(part.kind, request.parts)) admission.parts.push_back(&part);
+    // A client that set no limit gets the output the minute has left, as
+    // with money; otherwise it waits for the next minute.
+    if (!rounds.client_set) {
+      const std::int64_t fits = (ledger_.remaining(account) - request.prompt_tokens) / rounds.choices;
+      if (fits >= options_.min_output_tokens && fits < rounds.output) {
+        rounds.output = fits;
+        return false;
+      }
     }
   }
-  if (admission.parts.empty()) co_return admission;
-
-  const bool client_set = request.client_max_tokens.has_value();
-  std::int64_t output = client_set ? *request.client_max_tokens : request.default_output_tokens;
-  // Every choice may use the whole output limit: n multiplies what is held.
-  const std::int64_t choices = std::max<std::int64_t>(1, request.choices);
-  const bool money = admission.holds_money();
-  std::vector<Draw> draws;
-  draws.reserve(admission.parts.size());
-  std::vector<std::int64_t> remaining;  // after the hold, per draw: for the rate-limit headers
-  const int rounds = static_cast<int>(admission.parts.size()) + kExtraRounds;
-  for (int round = 0; round < rounds; ++round) {
-    const std::int64_t all_output = saturating_mul(output, choices);
-    const std::int64_t micros =
-        money ? pricing::cost_micros(request.prices, request.prompt_tokens, 0, all_output) : 0;
-    const std::int64_t tokens = saturating_add(request.prompt_tokens, all_output);
-    draws_of(admission, tokens, micros, draws);
-    Shortfall shortfall;
-    remaining.assign(draws.size(), 0);
-    if (ledger_.try_hold(draws, admission.hold, shortfall, remaining)) {
-      admission.output_tokens = output;
-      admission.hold_micros = micros;
-      admission.clamped = !client_set && output < request.default_output_tokens;
-      rate_headers(admission, remaining);
-      co_return admission;
+  if (part.kind != SpendPart::money) {
+    admission.refusal = rate_refusal(part, admission);
+    return true;
+  }
+  // Money is short. A client that set its own limit is refused; one that
+  // did not gets the output that fits, if enough of it does.
+  if (!rounds.client_set) {
+    const std::int64_t available = ledger_.remaining(account);
+    const std::int64_t fits =
+        pricing::affordable_output_tokens(request.prices, request.prompt_tokens, available) / rounds.choices;
+    if (fits >= options_.min_output_tokens && fits < rounds.output) {
+      rounds.output = fits;
+      return false;
     }
-    const SpendPart& part = *admission.parts[shortfall.index];
-    const Account& account = part.account;
-    const std::int64_t needed = shortfall.needed;
+  }
+  admission.refusal = budget_refusal(part, rounds.micros, admission);
+  return true;
+}
+
+std::optional<Admission> SpendControl::admit_now(const SpendRequest& request) {
+  Admission admission;
+  Rounds rounds;
+  if (!begin(request, admission, rounds) || try_round(request, admission, rounds)) return admission;
+  return std::nullopt;  // a lease is short: nothing was held
+}
+
+net::Task<Admission> SpendControl::admit(SpendRequest request) {
+  Admission admission;
+  Rounds rounds;
+  if (!begin(request, admission, rounds)) co_return admission;
+  while (!try_round(request, admission, rounds)) {
+    const Account& account = admission.parts[rounds.short_index]->account;
     bool refilled = false;
     bool unavailable = false;
     try {
-      refilled = co_await net::offload(blocking_, [&] { return ledger_.refill(account, needed); });
+      refilled = co_await net::offload(blocking_, [&] { return ledger_.refill(account, rounds.needed); });
     } catch (const std::exception& e) {
       spdlog::error("budget: taking a lease on {} failed: {}", account.name, e.what());
       unavailable = true;
@@ -164,55 +212,22 @@ net::Task<Admission> SpendControl::admit(SpendRequest request) {
       admission.refusal = std::move(error);
       co_return admission;
     }
-    if (refilled) continue;
-    if (part.kind == SpendPart::tokens) {
-      // Even a whole minute of the limit cannot hold this request: say which
-      // parameter to lower instead of a 429 that would come back forever.
-      const std::int64_t room = (account.limit - request.prompt_tokens) / choices;
-      if (room < (client_set ? output : options_.min_output_tokens)) {
-        admission.refusal = never_fits(part, request, output, admission);
-        co_return admission;
-      }
-      // A client that set no limit gets the output the minute has left, as
-      // with money; otherwise it waits for the next minute.
-      if (!client_set) {
-        const std::int64_t fits = (ledger_.remaining(account) - request.prompt_tokens) / choices;
-        if (fits >= options_.min_output_tokens && fits < output) {
-          output = fits;
-          continue;
-        }
-      }
-    }
-    if (part.kind != SpendPart::money) {
-      admission.refusal = rate_refusal(part, admission);
-      co_return admission;
-    }
-    // Money is short. A client that set its own limit is refused; one that
-    // did not gets the output that fits, if enough of it does.
-    if (!client_set) {
-      const std::int64_t available = ledger_.remaining(account);
-      const std::int64_t fits =
-          pricing::affordable_output_tokens(request.prices, request.prompt_tokens, available) / choices;
-      if (fits >= options_.min_output_tokens && fits < output) {
-        output = fits;
-        continue;
-      }
-    }
-    admission.refusal = budget_refusal(part, micros, admission);
-    co_return admission;
+    if (after_refill(request, admission, rounds, refilled)) break;
   }
-  // Others kept taking what was freed: refuse rather than loop.
-  admission.refusal = budget_refusal(*admission.parts.front(), 0, admission);
   co_return admission;
 }
 
-net::Task<Admission> SpendControl::admit_requests(const auth::Principal& principal,
-                                                  const TenantSpend& spend) {
+SpendRequest SpendControl::requests_only(const auth::Principal& principal, const TenantSpend& spend) {
   SpendRequest request;
   request.principal = &principal;
   request.spend = &spend;
   request.parts = SpendRequest::Parts::requests_only;
-  co_return co_await admit(std::move(request));
+  return request;
+}
+
+net::Task<Admission> SpendControl::admit_requests(const auth::Principal& principal,
+                                                  const TenantSpend& spend) {
+  co_return co_await admit(requests_only(principal, spend));
 }
 
 errors::ApiError SpendControl::budget_refusal(const SpendPart& part, std::int64_t needed,
@@ -297,6 +312,7 @@ void SpendControl::rate_headers(Admission& admission, std::span<const std::int64
   static constexpr const char* kNames[2][3] = {
       {"x-ratelimit-limit-requests", "x-ratelimit-remaining-requests", "x-ratelimit-reset-requests"},
       {"x-ratelimit-limit-tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-reset-tokens"}};
+  admission.headers.reserve(admission.headers.size() + 6);
   for (int k = 0; k < 2; ++k) {
     if (tightest[k] == nullptr) continue;
     admission.headers.emplace_back(kNames[k][0], std::to_string(tightest[k]->account.limit));
@@ -308,8 +324,7 @@ void SpendControl::rate_headers(Admission& admission, std::span<const std::int64
 void SpendControl::settle(Admission& admission, std::int64_t cost_micros, std::int64_t total_tokens,
                           std::vector<mgw_ledger_charge>& charges) {
   if (admission.hold.empty()) return;
-  std::vector<std::int64_t> actual;
-  actual.reserve(admission.parts.size());
+  boost::container::small_vector<std::int64_t, 8> actual;
   bool over = false;
   for (std::size_t i = 0; i < admission.parts.size(); ++i) {
     const SpendPart* part = admission.parts[i];
@@ -329,7 +344,8 @@ void SpendControl::settle(Admission& admission, std::int64_t cost_micros, std::i
     actual.push_back(amount);
   }
   if (over) settled_over_hold_.fetch_add(1, std::memory_order_relaxed);
-  ledger_.settle(admission.hold, actual, charges);
+  charges.reserve(charges.size() + actual.size());
+  ledger_.settle(admission.hold, {actual.data(), actual.size()}, charges);
 }
 
 }  // namespace modelgw::budget

@@ -15,6 +15,8 @@
 
 #include <modelgw/pricing.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -46,8 +48,9 @@ struct Admission {
   static constexpr Kind money = SpendPart::money;
   static constexpr Kind requests = SpendPart::requests;
   static constexpr Kind tokens = SpendPart::tokens;
-  std::vector<const SpendPart*> parts;  // one per draw of `hold`, in order
-  std::vector<SpendPart> own;  // the key's rate limits (per request); reserved, so parts may point in
+  // One per draw of `hold`, in order; they point into the request's
+  // TenantSpend, which the request keeps while it keeps this.
+  boost::container::small_vector<const SpendPart*, 8> parts;
   Hold hold;
   std::int64_t output_tokens = 0;  // the output limit the hold covers, per choice
   std::int64_t hold_micros = 0;    // the most the request may cost
@@ -58,8 +61,9 @@ struct Admission {
   // of its window (the audit log records the first refusal per window).
   std::string exhausted_account;
   std::int64_t exhausted_window_start_unix_ms = 0;
-  std::vector<std::pair<std::string, std::string>>
-      headers;  // x-ratelimit-* (a 429's Retry-After is in refusal)
+  // x-ratelimit-* (a 429's Retry-After is in refusal); the caller may move
+  // them into the response.
+  std::vector<std::pair<std::string, std::string>> headers;
   bool holds_money() const;
   // Money or tokens per minute: output the vendor must be told the limit of.
   bool holds_output() const;
@@ -78,6 +82,12 @@ class SpendControl {
   // Holds what the request may cost, or says why not (402, 429; 503 when the
   // store cannot be reached for a lease: nothing is ever served without a hold).
   net::Task<Admission> admit(SpendRequest request);
+  // admit() while this process's leases cover the request, which is nearly
+  // always: no coroutine, no store call. Nothing (and nothing held) when a
+  // lease must grow first: then co_await admit().
+  std::optional<Admission> admit_now(const SpendRequest& request);
+  // The request for the requests-per-minute limits alone (admit_requests).
+  static SpendRequest requests_only(const auth::Principal& principal, const TenantSpend& spend);
   // The requests-per-minute limits alone, before any other work on the
   // request, so a request refused later (PII, money) still counts and no
   // tenant grows a table faster than its rate allows. admit() then with
@@ -94,8 +104,28 @@ class SpendControl {
   std::uint64_t settled_over_hold() const { return settled_over_hold_.load(std::memory_order_relaxed); }
 
  private:
+  // Where an admission is between rounds (admission.cpp).
+  struct Rounds {
+    std::int64_t output = 0;  // per choice; lowered by a clamp
+    std::int64_t choices = 1;
+    bool client_set = false;
+    bool money = false;
+    int round = 0;
+    int rounds = 0;
+    std::size_t short_index = 0;  // the draw whose lease a refill is for
+    std::int64_t needed = 0;      // what that lease must have free
+    std::int64_t micros = 0;      // what the last round tried to hold
+  };
+  // Picks the ledgers that apply; false when none does (nothing to hold).
+  static bool begin(const SpendRequest& request, Admission& admission, Rounds& rounds);
+  // One round in memory: true when decided (held, or refused after the last
+  // round); false when the draw at rounds.short_index needs a refill.
+  bool try_round(const SpendRequest& request, Admission& admission, Rounds& rounds);
+  // After that refill: true when decided (refused); false for another round
+  // (refilled, or the output clamped to what fits).
+  bool after_refill(const SpendRequest& request, Admission& admission, Rounds& rounds, bool refilled);
   static void draws_of(const Admission& admission, std::int64_t tokens, std::int64_t micros,
-                       std::vector<Draw>& draws);
+                       boost::container::small_vector<Draw, 8>& draws);
   void rate_headers(Admission& admission, std::span<const std::int64_t> remaining);
   errors::ApiError budget_refusal(const SpendPart& part, std::int64_t needed, Admission& admission);
   errors::ApiError rate_refusal(const SpendPart& part, Admission& admission);

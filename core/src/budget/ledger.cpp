@@ -74,7 +74,7 @@ bool Ledger::try_hold(std::span<const Draw> draws, Hold& out, Shortfall& shortfa
                       std::span<std::int64_t> remaining) {
   const std::int64_t now = now_();
   std::lock_guard lock(mutex_);
-  std::vector<Hold::Part> parts;
+  decltype(Hold::parts_) parts;
   parts.reserve(draws.size());
   for (std::size_t i = 0; i < draws.size(); ++i) {
     if (draws[i].amount <= 0) {

@@ -17,6 +17,8 @@
 
 #include <modelgw/plugin.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -92,7 +94,8 @@ class Hold {
     std::int64_t amount = 0;
   };
   Ledger* ledger_ = nullptr;
-  std::vector<Part> parts_;
+  // A request draws on a handful of accounts: held inline, not allocated.
+  boost::container::small_vector<Part, 8> parts_;
 };
 
 // Why a hold could not be had.

@@ -7,8 +7,12 @@
 
 #include "budget/ledger.h"
 #include "plugins/storage.h"
+#include "util/spin_mutex.h"
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,17 @@ struct TenantSpend {
   // Builds `parts` from budgets and rate_limits; call once they are set.
   void prepare(std::int64_t tenant_id, const std::string& tenant_name);
   bool limits_anything() const { return !budgets.empty() || rate_limits.any(); }
+
+  // The key's own rate limits (requests, then tokens, each if set), built on
+  // a key's first request and kept while this TenantSpend is: a request
+  // then names no account. Thread-safe; the parts live as long as this.
+  std::span<const SpendPart> key_parts(std::int64_t key_id) const;
+
+ private:
+  mutable util::SpinMutex key_parts_mutex_;
+  // One entry per key of the tenant that sent a request since the tenant's
+  // entry was fetched: bounded by the tenant's keys.
+  mutable std::map<std::int64_t, std::unique_ptr<const std::vector<SpendPart>>> key_parts_;
 };
 
 }  // namespace modelgw::budget

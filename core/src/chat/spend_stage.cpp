@@ -11,6 +11,16 @@
 #include <optional>
 
 namespace modelgw::chat {
+namespace {
+
+// The x-ratelimit-* headers, moved into the response: the admission's last
+// use of them.
+void set_rate_headers(http::ServerCall& call, budget::Admission& admission) {
+  for (auto& [name, value] : admission.headers) call.set_header(std::move(name), std::move(value));
+  admission.headers.clear();
+}
+
+}  // namespace
 
 budget::SpendRequest spend_request(const Routing& routing, const ChatRequest& request,
                                    std::int64_t default_output_cap, PromptCount how) {
@@ -105,6 +115,10 @@ void settle_spend(Outcome& outcome, const catalog::Catalog& catalog, budget::Spe
     }
   }
   if (spend == nullptr) return;
+  std::size_t parts = 0;
+  for (const auto* a : {&outcome.requests_admission, &outcome.admission})
+    parts += *a ? (*a)->parts.size() : 0;
+  row.charges.reserve(row.charges.size() + parts);
   // The request counts whatever became of it.
   if (outcome.requests_admission) spend->settle(*outcome.requests_admission, 0, 0, row.charges);
   if (!outcome.admission) return;
@@ -118,9 +132,13 @@ net::Task<bool> ChatEndpoint::hold_requests(http::ServerCall& call, Outcome& out
   if (!spend) spend = co_await net::offload(deps_.blocking, [&] { return deps_.spend_of(principal); });
   outcome.spend = spend;
   if (!spend->limits_anything()) co_return true;
-  budget::Admission admission = co_await deps_.spend->admit_requests(principal, *spend);
+  const budget::SpendRequest wanted = budget::SpendControl::requests_only(principal, *spend);
+  // In memory nearly always; a coroutine only when a lease must grow first.
+  std::optional<budget::Admission> held = deps_.spend->admit_now(wanted);
+  if (!held) held = co_await deps_.spend->admit(wanted);
+  budget::Admission& admission = *held;
   if (admission.refusal) co_return refuse_spend(call, admission, outcome);
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  set_rate_headers(call, admission);
   if (!admission.hold.empty()) outcome.requests_admission = std::move(admission);
   co_return true;
 }
@@ -128,7 +146,7 @@ net::Task<bool> ChatEndpoint::hold_requests(http::ServerCall& call, Outcome& out
 bool ChatEndpoint::refuse_spend(http::ServerCall& call, budget::Admission& admission,
                                 Outcome& outcome) const {
   const auth::Principal& principal = *outcome.principal;
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  set_rate_headers(call, admission);
   outcome.row.reason = admission.reason;
   if (deps_.audit != nullptr && !admission.exhausted_account.empty()) {
     deps_.audit->budget_exhausted(outcome.row.tenant_id, admission.exhausted_account,
@@ -160,13 +178,16 @@ net::Task<bool> ChatEndpoint::hold_spend(http::ServerCall& call, const ChatReque
     return wanted;
   };
   const budget::SpendRequest wanted = wanted_for(PromptCount::bound);
-  budget::Admission admission = co_await deps_.spend->admit(wanted);
+  // In memory nearly always; a coroutine only when a lease must grow first.
+  std::optional<budget::Admission> held = deps_.spend->admit_now(wanted);
+  if (!held) held = co_await deps_.spend->admit(wanted);
+  budget::Admission& admission = *held;
   if (wanted.prompt_bounded && (admission.refusal || admission.clamped)) {
     if (!admission.refusal) deps_.spend->release(admission);
     admission = co_await deps_.spend->admit(wanted_for(PromptCount::exact));
   }
   if (admission.refusal) co_return refuse_spend(call, admission, outcome);
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  set_rate_headers(call, admission);
   // The vendor is told the output limit the hold covers, for money and for
   // tokens per minute alike: it cannot then spend past either.
   if (admission.holds_output() && (!request.max_tokens || admission.clamped)) {
@@ -193,9 +214,12 @@ net::Task<bool> ChatEndpoint::hold_input(http::ServerCall& call,
     wanted.prices.input = std::max(wanted.prices.input, route->prices.input);
     wanted.prices.cached_input = std::max(wanted.prices.cached_input, route->prices.cached_input);
   }
-  budget::Admission admission = co_await deps_.spend->admit(wanted);
+  // In memory nearly always; a coroutine only when a lease must grow first.
+  std::optional<budget::Admission> held = deps_.spend->admit_now(wanted);
+  if (!held) held = co_await deps_.spend->admit(wanted);
+  budget::Admission& admission = *held;
   if (admission.refusal) co_return refuse_spend(call, admission, outcome);
-  for (const auto& [name, value] : admission.headers) call.set_header(name, value);
+  set_rate_headers(call, admission);
   outcome.admission = std::move(admission);
   co_return true;
 }
