@@ -203,6 +203,55 @@ TEST_F(AdmissionTest, ManyLimitsOnAColdLedgerAreAllRefilledBeforeAnyRefusal) {
   EXPECT_GE(a.parts.size(), 7u);
 }
 
+// admit_now is admit() without a coroutine while the leases cover the
+// request: on a cold ledger it holds nothing and says so; once admit() has
+// grown the leases, it holds the same as admit() would, headers and all.
+TEST_F(AdmissionTest, AdmitNowHoldsInMemoryOrNothingWhenALeaseMustGrow) {
+  tenant.budgets = {budget(1, "tenant", "", "month", 1'000'000)};
+  tenant.rate_limits.key_requests = 1000;
+  tenant.prepare(7, "acme");
+  prepared = true;
+  EXPECT_FALSE(spend.admit_now(request(10, 10))) << "a cold ledger has no lease yet";
+  EXPECT_EQ(store.takes, 0) << "admit_now never calls the store";
+  auto first = admit(request(10, 10));
+  ASSERT_FALSE(first.refusal) << first.refusal->message;
+  const int takes = store.takes;
+  auto now_held = spend.admit_now(request(10, 10));
+  ASSERT_TRUE(now_held);
+  ASSERT_FALSE(now_held->refusal);
+  EXPECT_EQ(store.takes, takes);
+  EXPECT_EQ(now_held->hold_micros, first.hold_micros);
+  EXPECT_EQ(now_held->parts.size(), first.parts.size());
+  EXPECT_EQ(header(*now_held, "x-ratelimit-limit-requests"), "1000");
+  EXPECT_EQ(header(*now_held, "x-ratelimit-remaining-requests"), "998");
+  // A tenant without limits is decided at once, with nothing held.
+  budget::TenantSpend free_tenant;
+  auto r = request(10, 10);
+  r.spend = &free_tenant;
+  auto none = spend.admit_now(r);
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->hold.empty());
+  EXPECT_FALSE(none->refusal);
+}
+
+// The key's rate-limit accounts are built once per key and shared by its
+// requests: one account per key, so every request of a key counts on it.
+TEST_F(AdmissionTest, AKeysRateLimitAccountsAreBuiltOnceAndAreItsOwn) {
+  EXPECT_TRUE(tenant.key_parts(12).empty()) << "no key limits, no parts";
+  tenant.rate_limits.key_requests = 5;
+  tenant.rate_limits.key_tokens = 50;
+  const auto parts = tenant.key_parts(12);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0].kind, budget::SpendPart::requests);
+  EXPECT_EQ(parts[0].account.name, "rl:key:12:requests");
+  EXPECT_EQ(parts[0].account.limit, 5);
+  EXPECT_EQ(parts[1].account.name, "rl:key:12:tokens");
+  EXPECT_EQ(parts[0].who, "API key 12");
+  EXPECT_EQ(tenant.key_parts(12).data(), parts.data()) << "built once";
+  EXPECT_EQ(tenant.key_parts(13)[0].account.name, "rl:key:13:requests");
+  EXPECT_TRUE(tenant.key_parts(0).empty()) << "a principal without a key (a JWT) has no key limits";
+}
+
 TEST_F(AdmissionTest, AStoreThatCannotBeReachedIs503NotAFreeRequest) {
   tenant.budgets = {budget(1, "tenant", "", "month", 1'000'000)};
   store.fail_take = true;
