@@ -244,6 +244,15 @@ CREATE TABLE responses (
 CREATE INDEX responses_expiry ON responses (expires_unix_ms);
 )sql";
 
+// Version 7: no index on created_unix_ms alone. Every record paid an index
+// insert into it; what reads records by time names a tenant and uses
+// (tenant_id, created_unix_ms). Only the ABI's whole-store query across all
+// tenants (on_usage_query without a tenant, which the gateway never makes)
+// now scans for its newest records.
+constexpr const char* kNoUsageTimeIndex = R"sql(
+DROP INDEX IF EXISTS usage_records_created;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema: tenants, keys, usage, prompts, budgets, ledger, idempotency, audit",
               kInitialSchema},
@@ -252,6 +261,7 @@ constexpr std::array kMigrations{
     Migration{4, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
     Migration{5, "operation on usage records and their hourly rollups", kUsageOperation},
     Migration{6, "stored responses", kResponses},
+    Migration{7, "no usage index on time alone", kNoUsageTimeIndex},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -274,6 +274,16 @@ CREATE TABLE responses (
 CREATE INDEX responses_expiry ON responses (expires_unix_ms);
 )sql";
 
+// Version 12: no index on created_unix_ms alone. Every record paid a
+// B-tree insert into it (one of eight per record, the usage writer's largest
+// cost); what reads records by time names a tenant and uses
+// (tenant_id, created_unix_ms). Only the ABI's whole-store query across all
+// tenants (on_usage_query without a tenant, which the gateway never makes)
+// now walks the table for its newest records.
+constexpr const char* kNoUsageTimeIndex = R"sql(
+DROP INDEX IF EXISTS usage_records_created;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "initial schema", kInitialSchema},
     Migration{2, "tenant settings and named prompts", kTenantSettingsAndPrompts},
@@ -286,6 +296,7 @@ constexpr std::array kMigrations{
     Migration{9, "usage indexes for filters by model, feature and key", kUsageFilterIndexes},
     Migration{10, "operation on usage records and their hourly rollups", kUsageOperation},
     Migration{11, "stored responses", kResponses},
+    Migration{12, "no usage index on time alone", kNoUsageTimeIndex},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -9,7 +9,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 11;
+constexpr int64_t kCurrentVersion = 12;
 
 class MigrationsTest : public StorageTest {};
 
