@@ -1,6 +1,7 @@
 // The strict request reader: what RFC 9112 says a server in front of others
 // must refuse is refused, with the status the gateway answers.
 #include "http/request_parser.h"
+#include "util/ascii.h"
 
 #include <boost/beast/http/error.hpp>
 
@@ -142,6 +143,32 @@ TEST(RequestParserTest, FindsTheHeadEndAcrossReads) {
   const std::string wire = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
   EXPECT_EQ(find_head_end(wire, wire.size() - 1), wire.size());
   EXPECT_EQ(find_head_end(wire.substr(0, wire.size() - 1), 0), std::string::npos);
+}
+
+// Header names compare without regard to ASCII case (RFC 9110 5.1), and
+// only ASCII case: bytes past 0x7F, and the punctuation next to the letters
+// ('@' before 'A', '[' after 'Z'), stay themselves.
+TEST(AsciiCase, HeaderNamesCompareWithoutAsciiCaseOnly) {
+  using modelgw::util::iequals;
+  using modelgw::util::istarts_with;
+  static_assert(iequals("X-RateLimit-Limit-Requests", "x-ratelimit-limit-requests"));
+  EXPECT_TRUE(iequals("Idempotency-Key", "IDEMPOTENCY-KEY"));
+  EXPECT_FALSE(iequals("Idempotency-Key", "Idempotency-Kez"));
+  EXPECT_FALSE(iequals("a", "ab"));
+  EXPECT_FALSE(iequals("@", "`"));  // 0x40 and 0x60: one bit apart, not letters
+  EXPECT_FALSE(iequals("[", "{"));
+  EXPECT_FALSE(iequals("\xC3\x89", "\xC3\xA9"));  // É and é: not ASCII, not folded
+  for (int c = 0; c < 256; ++c) {
+    const char x = static_cast<char>(c);
+    const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    for (int d = 0; d < 256; ++d) {
+      const char y = static_cast<char>(d);
+      const bool same = c == d || (letter && (c ^ 0x20) == d);
+      ASSERT_EQ(iequals(std::string_view(&x, 1), std::string_view(&y, 1)), same) << c << " " << d;
+    }
+  }
+  EXPECT_TRUE(istarts_with("X-RateLimit-Reset-Tokens", "x-ratelimit"));
+  EXPECT_FALSE(istarts_with("x-rate", "x-ratelimit"));
 }
 
 }  // namespace

@@ -3,18 +3,23 @@
 #pragma once
 
 #include <algorithm>
-#include <cctype>
 #include <string_view>
 
 namespace modelgw::util {
 
-inline bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
+// A-Z to a-z, every other byte as it is: inline, where std::tolower is a
+// call into the C library's locale tables for every byte of every header
+// name compared.
+constexpr char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-inline bool istarts_with(std::string_view s, std::string_view prefix) {
+constexpr bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                            [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+}
+
+constexpr bool istarts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
