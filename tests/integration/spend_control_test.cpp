@@ -122,6 +122,22 @@ class SpendControlTest : public ::testing::Test {
     return b;
   }
 
+  // A tenant of its own with $10 of credit sends `text` (its first word a
+  // marker) to `model` without max_tokens: what the vendor was sent. $10
+  // covers 4,096 tokens of output, so nothing is clamped.
+  static json sent_with_credit(const std::string& name, const std::string& model, const std::string& text) {
+    const auto key = tenant(name);
+    EXPECT_EQ(gw().cli({"credits", "top-up", "--tenant", name, "--amount", "10"}).exit_code, 0);
+    json b = body(text);
+    b["model"] = model;
+    const auto r = chat(key.key, b);
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_FALSE(r.has_header("x-max-tokens-clamped")) << "$10 covers the default output";
+    const json sent = stack_->fake->find_request(text.substr(0, text.find(' ')));
+    EXPECT_FALSE(sent.is_null()) << "no request upstream for " << text;
+    return sent;
+  }
+
   static void set_rate_limits(const std::string& tenant, const json& limits) {
     auto r = gw().cli({"tenants", "settings", tenant, "--set", json{{"rate_limits", limits}}.dump()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -220,18 +236,10 @@ TEST_F(SpendControlTest, APromptWhoseBoundWouldNotFitIsHeldForItsExactCount) {
 // is about 70 tokens exactly and 161 by the bound (a token per byte): the
 // window of 4,176 leaves the whole default of 4,096 only to the exact count.
 TEST_F(SpendControlTest, AWindowShortenedOnlyByThePromptsBoundGivesTheDefaultOutput) {
-  const auto key = tenant("bound-window");
-  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "bound-window", "--amount", "10"}).exit_code, 0);
   std::string letters;
   for (int i = 0; i < 60; ++i) letters.append(1, static_cast<char>('a' + i % 26)).append(" ");
-  const std::string marker = "window-bound";
-  json b = body(marker + " " + letters);
-  b["model"] = "pricey-window";
-  const auto r = chat(key.key, b);
-  ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_FALSE(r.has_header("x-max-tokens-clamped")) << "$10 covers the default output";
-  const json sent = stack_->fake->find_request(marker);
-  ASSERT_FALSE(sent.is_null());
+  const json sent = sent_with_credit("bound-window", "pricey-window", "window-bound " + letters);
+  ASSERT_TRUE(sent.is_object());
   EXPECT_EQ(sent["body"]["max_tokens"], 4096) << "the window minus the exact prompt passes the default";
 }
 
@@ -490,16 +498,8 @@ TEST_F(SpendControlTest, NPastTheConfiguredBoundOrNotAPositiveIntegerIs400) {
 // (4096), not the model's 100,000: one such request cannot hold a budget
 // that would pay for many.
 TEST_F(SpendControlTest, AnUnsetMaxTokensHoldsTheConfiguredDefaultNotTheModelsWholeOutput) {
-  const auto key = tenant("default-hold");
-  ASSERT_EQ(gw().cli({"credits", "top-up", "--tenant", "default-hold", "--amount", "10"}).exit_code, 0);
-  const std::string marker = "default-output-hold";
-  json b = body(marker);
-  b["model"] = "pricey-long";
-  const auto r = chat(key.key, b);
-  ASSERT_EQ(r.status, 200) << r.body;
-  EXPECT_FALSE(r.has_header("x-max-tokens-clamped")) << "$10 covers 4096 tokens of output";
-  const json sent = stack_->fake->find_request(marker);
-  ASSERT_FALSE(sent.is_null());
+  const json sent = sent_with_credit("default-hold", "pricey-long", "default-output-hold");
+  ASSERT_TRUE(sent.is_object());
   EXPECT_EQ(sent["body"]["max_tokens"], 4096) << sent.dump();
 }
 
