@@ -126,9 +126,9 @@ TEST(NativeAnswer, AWholeResponseCarriesTheGatewaysIdStoreAndRequestId) {
 
   // What the request repeats fills what a vendor's object leaves out, as
   // OpenAI's own objects always repeat it; what the vendor wrote stands.
-  NativeAnswer echoing(
-      json{{"store", false}, {"text", {{"format", {{"type", "json_object"}}}}}, {"model", "x"}},
-      kNativeRequestId);
+  const json text_echo = {
+      {"store", false}, {"text", {{"format", {{"type", "json_object"}}}}}, {"model", "x"}};
+  NativeAnswer echoing(text_echo, kNativeRequestId);
   const json filled = json::parse(*echoing.whole(R"({"object":"response","model":"gpt-x","output":[]})"));
   EXPECT_EQ(filled["text"]["format"]["type"], "json_object");
   EXPECT_EQ(filled["model"], "gpt-x");
@@ -140,7 +140,8 @@ TEST(NativeAnswer, AWholeResponseCarriesTheGatewaysIdStoreAndRequestId) {
 }
 
 TEST(NativeAnswer, EventsAreRenumberedOwnedAndTheTerminalResponseIsKept) {
-  NativeAnswer answer(json{{"store", false}}, kNativeRequestId);
+  const json echo = {{"store", false}};
+  NativeAnswer answer(echo, kNativeRequestId);
   std::string out;
   ASSERT_TRUE(answer.event(
       R"({"type":"response.created","sequence_number":7,"response":{"id":"resp_v","object":"response","status":"in_progress","model":"m"}})",
@@ -171,8 +172,9 @@ TEST(NativeAnswer, EventsAreRenumberedOwnedAndTheTerminalResponseIsKept) {
 // and through a parse when not (a key written with an escape): the same
 // answer either way.
 TEST(NativeAnswer, SplicedAndParsedRewritesAgree) {
-  NativeAnswer spliced(json{{"store", true}}, kNativeRequestId);
-  NativeAnswer parsed(json{{"store", true}}, kNativeRequestId);
+  const json echo = {{"store", true}};
+  NativeAnswer spliced(echo, kNativeRequestId);
+  NativeAnswer parsed(echo, kNativeRequestId);
   std::string a, b;
   ASSERT_TRUE(spliced.event(R"({"type":"response.output_text.delta","delta":"Hi","sequence_number":5})", a));
   ASSERT_TRUE(
@@ -203,7 +205,8 @@ TEST(NativeAnswer, SplicedAndParsedRewritesAgree) {
 // vendor's tokens may be a CR or LF, which would end the data: line (and a
 // bare CR ends an SSE line too). Such an event is written compact instead.
 TEST(NativeAnswer, AnEventWithLineBreaksBetweenItsTokensStaysOneDataLine) {
-  NativeAnswer answer(json::object(), kNativeRequestId);
+  const json echo = json::object();
+  NativeAnswer answer(echo, kNativeRequestId);
   std::string out;
   ASSERT_TRUE(answer.event(
       "{\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\r\r\n\"id\":\"msg_1\","
@@ -218,7 +221,8 @@ TEST(NativeAnswer, AnEventWithLineBreaksBetweenItsTokensStaysOneDataLine) {
 }
 
 TEST(NativeAnswer, AFailureAfterTheStartEndsWithResponseFailedAndTheErrorEnvelope) {
-  NativeAnswer answer(json::object(), kNativeRequestId);
+  const json echo = json::object();
+  NativeAnswer answer(echo, kNativeRequestId);
   std::string out;
   ASSERT_TRUE(answer.event(
       R"({"type":"response.created","response":{"id":"resp_v","object":"response","status":"in_progress","model":"m"}})",

@@ -52,10 +52,12 @@ void append_members(std::string& out, const std::vector<mgw_json_member>& member
   }
 }
 
+const json kNoEcho = json::object();
+
 }  // namespace
 
 NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
-    : echo_(echo.is_object() ? echo : json::object()),
+    : echo_(echo.is_object() ? &echo : &kNoEcho),
       store_(echo.is_object() && echo.contains("store") ? echo["store"] : json(true)),
       previous_response_id_(echo.is_object() && echo.contains("previous_response_id")
                                 ? echo["previous_response_id"]
@@ -67,7 +69,7 @@ NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
 }
 
 void NativeAnswer::own(json& response) const {
-  for (const auto& [key, value] : echo_.items()) {
+  for (const auto& [key, value] : echo_->items()) {
     if (!response.contains(key)) response[key] = value;
   }
   response["id"] = id_;
@@ -76,7 +78,7 @@ void NativeAnswer::own(json& response) const {
 }
 
 void NativeAnswer::append_echo(std::string& out, const std::vector<mgw_json_member>& members) const {
-  for (const auto& [key, value] : echo_.items()) {
+  for (const auto& [key, value] : echo_->items()) {
     if (key == "store" || key == "previous_response_id" || !value_of(members, key).empty()) continue;
     out.append(",\"").append(key).append("\":").append(dump(value));
   }

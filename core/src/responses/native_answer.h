@@ -25,7 +25,10 @@ namespace modelgw::responses {
 class NativeAnswer {
  public:
   // `echo`: what the response repeats of the request (responses_request.h).
+  // Read, not copied (a deep copy of its members on every native call): it
+  // must outlive this, as the door's shaper that holds both does.
   NativeAnswer(const nlohmann::json& echo, std::string request_id);
+  NativeAnswer(nlohmann::json&& echo, std::string request_id) = delete;  // would dangle
 
   // The whole answer: the provider's response object -> the client's body;
   // nullopt when it is not a response object.
@@ -47,7 +50,7 @@ class NativeAnswer {
   void append_echo(std::string& out, const std::vector<mgw_json_member>& members) const;
   void append(std::string_view type, nlohmann::json& data, std::string& out);
 
-  nlohmann::json echo_;
+  const nlohmann::json* echo_;  // an object (an empty one for an echo that is not)
   nlohmann::json store_;
   nlohmann::json previous_response_id_;
   std::string request_id_;
