@@ -2,6 +2,7 @@
 
 #include "auth/api_key.h"
 #include "plugins/storage_failure.h"
+#include "util/ascii.h"
 
 #include <spdlog/spdlog.h>
 
@@ -30,10 +31,7 @@ std::variant<std::string_view, errors::ApiError> Authenticator::bearer_value(std
     return unauthorized("missing_api_key", "no API key: send the header 'Authorization: Bearer <API_KEY>'");
   }
   constexpr std::string_view kBearer = "Bearer ";
-  if (header.size() < kBearer.size() ||
-      !std::equal(kBearer.begin(), kBearer.end(), header.begin(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-      })) {
+  if (!util::istarts_with(header, kBearer)) {
     return unauthorized("invalid_api_key",
                         "the Authorization header must use the Bearer scheme: 'Bearer <API_KEY>'");
   }

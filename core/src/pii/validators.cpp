@@ -1,11 +1,15 @@
 #include "pii/validators.h"
 
+#include "util/ascii.h"
+
 #include <array>
 #include <cstdint>
 #include <initializer_list>
 
 namespace modelgw::pii {
 namespace {
+
+using util::ascii_lower;
 
 // Character classes. <cctype> is locale-dependent and UB for negative chars;
 // these are plain ASCII tests that accept any byte.
@@ -29,9 +33,6 @@ constexpr bool is_hex(char c) {
 }
 constexpr int digit_value(char c) {
   return c - '0';
-}
-constexpr char ascii_lower(char c) {
-  return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 // Parses `s` (ASCII digits only, at most 9 of them) as a number.
