@@ -168,7 +168,38 @@ TEST(Flight, FollowersSeeTheOwnersAnswerAsItIsBufferedAndAreWokenOnEachChange) {
   f.set_state(Flight::State::released);
   EXPECT_EQ(woken, 6);
   EXPECT_TRUE(f.view(0).ended);
-  EXPECT_EQ(f.captured().events.size(), 2u);
+  const auto kept = decode(f.kept(1 << 20).stored);
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->events.size(), 2u);
+}
+
+TEST(Flight, TheAnswerIsKeptInItsStoredFormOrAsAMarkerWhenOverTheBound) {
+  Flight f(1, "k", "d", "req_owner");
+  f.on_head(200, false, {{"Content-Type", "application/json"}, {"x-ratelimit-limit-requests", "5"}});
+  const std::string body = R"({"id":"chatcmpl-1","choices":[{"message":{"content":"a \"quoted\" word\n"}}]})";
+  f.on_body(body);
+  const std::size_t size =
+      body.size() + std::string("Content-Type").size() + std::string("application/json").size();
+
+  const auto whole = f.kept(size);
+  EXPECT_FALSE(whole.too_large);
+  EXPECT_EQ(whole.bytes, size);
+  const auto stored = decode(whole.stored);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->request_id, "req_owner");
+  EXPECT_EQ(stored->body, body) << "the body round-trips byte for byte";
+  ASSERT_EQ(stored->headers.size(), 1u) << "rate-limit standing is not kept";
+  EXPECT_FALSE(stored->too_large);
+
+  const auto over = f.kept(size - 1);
+  EXPECT_TRUE(over.too_large);
+  EXPECT_EQ(over.bytes, size);
+  const auto marker = decode(over.stored);
+  ASSERT_TRUE(marker.has_value());
+  EXPECT_TRUE(marker->too_large);
+  EXPECT_EQ(marker->request_id, "req_owner");
+  EXPECT_EQ(marker->status, 200);
+  EXPECT_TRUE(marker->body.empty()) << "the marker holds no answer";
 }
 
 }  // namespace

@@ -54,9 +54,22 @@ void Flight::resolve(Resolution resolution) {
   changed(lock);
 }
 
-StoredResponse Flight::captured() const {
+Flight::Kept Flight::kept(std::size_t max_bytes) const {
   std::lock_guard lock(mutex_);
-  return answer_;
+  Kept k;
+  k.bytes = answer_.bytes();
+  if (k.bytes <= max_bytes) {
+    k.stored = encode(answer_);
+    return k;
+  }
+  StoredResponse marker;
+  marker.request_id = answer_.request_id;
+  marker.status = answer_.status;
+  marker.stream = answer_.stream;
+  marker.too_large = true;
+  k.stored = encode(marker);
+  k.too_large = true;
+  return k;
 }
 
 Flight::View Flight::view(std::size_t first_event) const {

@@ -71,8 +71,15 @@ class Flight : public http::ResponseTap {
   void set_state(State state);
   void resolve(Resolution resolution);
 
-  // The owner's answer as it stands (for storage).
-  StoredResponse captured() const;
+  // The owner's answer as it stands, in its stored form (encode()), read in
+  // place: a whole answer is not copied to be kept. An answer of more than
+  // `max_bytes` is kept as a too_large marker; `bytes` is its size either way.
+  struct Kept {
+    std::string stored;
+    std::size_t bytes = 0;
+    bool too_large = false;
+  };
+  Kept kept(std::size_t max_bytes) const;
   View view(std::size_t first_event) const;
   std::uint64_t version() const;
 

@@ -98,11 +98,18 @@ std::variant<std::monostate, std::string, errors::ApiError> read_key(const http:
 }
 
 std::string request_digest(const nlohmann::json& body, std::string_view feature) {
-  std::string canonical;
+  // Each event loop reuses one buffer for the text it hashes (nothing here
+  // suspends): a keyed request's body is not copied into a fresh string
+  // grown piece by piece. One that grew past kKeptCapacity is let go.
+  constexpr std::size_t kKeptCapacity = 64 * 1024;
+  thread_local std::string canonical;
+  canonical.clear();
   append_canonical(body, canonical);
   canonical.push_back('\0');
   canonical.append(feature.data(), feature.size());
-  return util::sha256_hex(canonical);
+  std::string digest = util::sha256_hex(canonical);
+  if (canonical.capacity() > kKeptCapacity) std::string().swap(canonical);
+  return digest;
 }
 
 }  // namespace modelgw::idempotency

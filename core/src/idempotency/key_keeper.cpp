@@ -228,32 +228,23 @@ net::Task<KeyKeeper::Followed> KeyKeeper::follow(http::ServerCall& call, Flight&
 }
 
 void KeyKeeper::finish(std::shared_ptr<Flight> flight, bool keep) {
-  StoredResponse answer;
-  if (keep) {
-    answer = flight->captured();
-    if (answer.bytes() > options_.max_response_bytes) {
-      logging::for_request(flight->owner())
-          .info(
-              "idempotency: the answer ({} bytes) is over idempotency.max_response_bytes ({}); "
-              "the key is kept without it",
-              answer.bytes(), options_.max_response_bytes);
-      StoredResponse marker;
-      marker.request_id = answer.request_id;
-      marker.status = answer.status;
-      marker.stream = answer.stream;
-      marker.too_large = true;
-      answer = std::move(marker);
-    }
-  }
   plugins::IdempotencyRow row;
   row.tenant_id = flight->tenant_id();
   row.key = flight->key();
   row.owner = flight->owner();
   row.state = MGW_IDEMPOTENCY_FREE;  // not kept: the key is freed
   if (keep) {
+    auto kept = flight->kept(options_.max_response_bytes);
+    if (kept.too_large) {
+      logging::for_request(flight->owner())
+          .info(
+              "idempotency: the answer ({} bytes) is over idempotency.max_response_bytes ({}); "
+              "the key is kept without it",
+              kept.bytes, options_.max_response_bytes);
+    }
     row.digest = flight->digest();
     row.state = MGW_IDEMPOTENCY_DONE;
-    row.response = encode(answer);
+    row.response = std::move(kept.stored);
     // The key lives ttl_ms from now, when its answer is kept (README).
     row.expires_unix_ms = now_unix_ms() + options_.ttl_ms;
   }

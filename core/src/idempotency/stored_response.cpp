@@ -32,8 +32,12 @@ std::string encode(const StoredResponse& r) {
   // would copy the body and escape it through the serializer). Bytes the
   // model produced are not always valid UTF-8: kept as U+FFFD rather than
   // failing, as they were replayed before.
+  // One allocation: each string may grow by escaping (append_json_string
+  // reserves an eighth more for it), and each gets quotes and a separator.
+  const std::size_t strings = r.bytes() + r.request_id.size();
+  const std::size_t pieces = 2 * r.headers.size() + r.events.size() + 2;
   std::string out;
-  out.reserve(r.bytes() + 128);
+  out.reserve(strings + strings / 8 + 4 * pieces + 128);
   out.append("{\"request_id\":");
   util::append_json_string(out, r.request_id);
   out.append(",\"status\":").append(std::to_string(r.status));

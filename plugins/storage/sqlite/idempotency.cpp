@@ -74,23 +74,18 @@ SqliteClaimArg sqlite_claim_arg(const mgw_idempotency_record& in, bool finishing
 }
 
 // In the caller's write transaction: MGW_OK (stored) or MGW_CONFLICT (the
-// live row went to held(row), unchanged).
+// live row went to held(row), unchanged). A new key (nearly every claim) is
+// one statement: the insert, or the takeover of an expired row, with no
+// lookup before it; only a live row is read.
 template <typename Held>
 mgw_status sqlite_claim_one(Connection& conn, const SqliteClaimArg& c, int64_t now_unix_ms, Held&& held) {
-  auto live = conn.statement(
-      "SELECT digest, owner, state, response, created_unix_ms, expires_unix_ms FROM idempotency_keys "
-      "WHERE tenant_id = ?1 AND key = ?2 AND expires_unix_ms > ?3");
-  live.bind(1, c.record.tenant_id);
-  live.bind(2, c.key);
-  live.bind(3, now_unix_ms);
-  if (live.step()) {
-    held(live);
-    return MGW_CONFLICT;
-  }
   auto put = conn.statement(
-      "INSERT OR REPLACE INTO idempotency_keys "
+      "INSERT INTO idempotency_keys "
       "(tenant_id, key, digest, owner, state, response, created_unix_ms, expires_unix_ms) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, '', ?6, ?7)");
+      "VALUES (?1, ?2, ?3, ?4, ?5, '', ?6, ?7) "
+      "ON CONFLICT (tenant_id, key) DO UPDATE SET digest = excluded.digest, owner = excluded.owner, "
+      "state = excluded.state, response = excluded.response, created_unix_ms = excluded.created_unix_ms, "
+      "expires_unix_ms = excluded.expires_unix_ms WHERE idempotency_keys.expires_unix_ms <= ?8");
   put.bind(1, c.record.tenant_id);
   put.bind(2, c.key);
   put.bind(3, c.digest);
@@ -98,8 +93,18 @@ mgw_status sqlite_claim_one(Connection& conn, const SqliteClaimArg& c, int64_t n
   put.bind(5, std::int64_t{MGW_IDEMPOTENCY_PENDING});
   put.bind(6, c.record.created_unix_ms);
   put.bind(7, c.record.expires_unix_ms);
+  put.bind(8, now_unix_ms);
   put.run();
-  return MGW_OK;
+  if (conn.changes() != 0) return MGW_OK;
+  auto live = conn.statement(
+      "SELECT digest, owner, state, response, created_unix_ms, expires_unix_ms FROM idempotency_keys "
+      "WHERE tenant_id = ?1 AND key = ?2");
+  live.bind(1, c.record.tenant_id);
+  live.bind(2, c.key);
+  if (!live.step())
+    throw Failure(MGW_INTERNAL, "idempotency claim: the key is held but its row could not be read");
+  held(live);
+  return MGW_CONFLICT;
 }
 
 // In the caller's write transaction: MGW_OK, or MGW_NOT_FOUND when the
