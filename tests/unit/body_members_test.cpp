@@ -34,6 +34,25 @@ TEST(BodyMembers, IndexesEveryTopLevelMemberInOrderWithItsRawValue) {
   EXPECT_EQ(value((*index)[5]), R"({"a": [1, {"b": "}"}]})");
 }
 
+TEST(BodyMembers, LongStringsEndAtTheirQuoteWhereverTheEscapesFall) {
+  // The scan skips plain text eight bytes at a time: an escaped quote, an
+  // escaped backslash or a multi-byte character at any offset of a long
+  // value must neither end it early nor hide its closing quote.
+  for (const std::string piece : {"\\\"", "\\\\", "\xC3\xA9", "}", "\\u0022"}) {
+    for (std::size_t length = 0; length <= 40; ++length) {
+      for (std::size_t at = 0; at <= length; ++at) {
+        const std::string content = std::string(at, 'a') + piece + std::string(length - at, 'b');
+        const std::string body = R"({"messages":[{"content":")" + content + R"("}],"n":1})";
+        const auto index = index_members(body);
+        ASSERT_TRUE(index.has_value()) << body;
+        ASSERT_EQ(index->size(), 2u) << body;
+        EXPECT_EQ(value((*index)[0]), R"([{"content":")" + content + R"("}])") << body;
+        EXPECT_EQ(value((*index)[1]), "1") << body;
+      }
+    }
+  }
+}
+
 TEST(BodyMembers, AnEmptyObjectHasNoMembers) {
   auto index = index_members("{}");
   ASSERT_TRUE(index.has_value());

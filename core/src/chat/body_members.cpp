@@ -1,5 +1,6 @@
 #include "chat/body_members.h"
 
+#include <modelgw/provider/json_scan.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,8 @@ bool is_space(char c) {
 // The position after the string that starts at `i` (its opening quote).
 std::size_t skip_string(std::string_view s, std::size_t i) {
   for (++i; i < s.size(); ++i) {
+    i = mgw::provider::json_scan::plain_run_end(s, i);
+    if (i >= s.size()) break;
     if (s[i] == '\\') {
       ++i;
     } else if (s[i] == '"') {

@@ -1,5 +1,7 @@
 #include "util/json_text.h"
 
+#include <modelgw/provider/json_scan.hpp>
+
 #include <array>
 #include <charconv>
 
@@ -57,6 +59,7 @@ void append_json_string(std::string& out, std::string_view s) {
   std::size_t plain = 0;  // start of the run of bytes copied as they are
   auto flush = [&](std::size_t end) { out.append(s.data() + plain, end - plain); };
   for (std::size_t i = 0; i < n;) {
+    i = mgw::provider::json_scan::plain_run_end(s, i);  // whole words of plain bytes
     while (i < n && kPlainByte[bytes[i]]) ++i;
     if (i == n) break;
     const unsigned char c = bytes[i];

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -112,6 +114,62 @@ TEST(JsonScan, PlainStringsAndCounts) {
   EXPECT_FALSE(scan::count_value("-1").has_value());
   EXPECT_FALSE(scan::count_value("1.5").has_value());
   EXPECT_FALSE(scan::count_value("9999999999999999999").has_value());
+}
+
+TEST(JsonScan, TheWordTestFindsEveryByteThatEndsAPlainRun) {
+  // Every byte value at every position among plain bytes, then every pair of
+  // byte values at three pairs of positions: a borrow from one byte must
+  // neither hide another nor be needed to find it.
+  const auto special = [](unsigned b) { return b == '"' || b == '\\' || b < 0x20 || b >= 0x80; };
+  const auto word = [](std::vector<std::pair<unsigned, unsigned>> bytes) {
+    unsigned char raw[8] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+    for (const auto& [at, b] : bytes) raw[at] = static_cast<unsigned char>(b);
+    std::uint64_t w = 0;
+    std::memcpy(&w, raw, sizeof w);
+    return w;
+  };
+  for (unsigned at = 0; at < 8; ++at) {
+    for (unsigned b = 0; b < 256; ++b) {
+      ASSERT_EQ(scan::detail::word_has_special(word({{at, b}})), special(b)) << "byte " << b << " at " << at;
+    }
+  }
+  for (const auto& [i, j] : std::vector<std::pair<unsigned, unsigned>>{{0, 1}, {3, 4}, {0, 7}}) {
+    for (unsigned a = 0; a < 256; ++a) {
+      for (unsigned b = 0; b < 256; ++b) {
+        ASSERT_EQ(scan::detail::word_has_special(word({{i, a}, {j, b}})), special(a) || special(b))
+            << "bytes " << a << " and " << b << " at " << i << " and " << j;
+      }
+    }
+  }
+}
+
+TEST(JsonScan, AStringEndsAtItsQuoteWhereverTheWordsFall) {
+  // One byte that is not plain (or a sequence, or an escape) at every offset
+  // of strings 0 to 72 bytes long (several 16- and 8-byte steps): the scan agrees with a parser on whether
+  // the string is valid, and ends right after its closing quote.
+  const std::vector<std::string> pieces = {"\"",   "\\\\", "\\n",  "\\u00e9", "\xC3\xA9", "\xF0\x9F\x98\x80",
+                                           "\x1F", "\x80", "\xC3", "\x7F",    "\\x",      "\\"};
+  for (std::size_t length = 0; length <= 72; ++length) {
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const auto& piece : pieces) {
+        std::string text = "\"" + std::string(at, 'a') + piece + std::string(length - at, 'b') + "\"";
+        const std::string doc = text + " ,";
+        const bool valid = nlohmann_accepts(text);
+        const std::size_t end = scan::string_end(doc, 0);
+        if (piece == "\"") {
+          EXPECT_EQ(end, at + 2) << "the first quote closes it: " << text;
+          continue;
+        }
+        ASSERT_EQ(end != std::string_view::npos, valid) << text;
+        if (valid) {
+          EXPECT_EQ(end, text.size()) << text;
+        }
+        if (piece != "\x7F") {  // DEL is plain
+          EXPECT_LE(scan::plain_run_end(text, 1), at + 1) << "never past the first byte that is not plain";
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -4,17 +4,23 @@
 // and UTF-8 included) and hands out views of member and element values,
 // without building a DOM or converting a number: every byte is looked at a
 // small, fixed number of times and nothing is allocated.
-// Header-only C++17; needs only the C++ standard library.
+// Header-only C++17; needs only the C++ standard library (and, where the
+// compiler targets SSE2, its SSE2 intrinsics: every x86-64 GCC and Clang).
 #pragma once
 
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mgw::provider::json_scan {
 
@@ -70,7 +76,49 @@ inline std::size_t utf8_end(std::string_view s, std::size_t i) noexcept {
   return i + len;
 }
 
+// Whether one of the eight bytes of `w` is not a plain string byte: a quote,
+// a backslash, a control byte (< 0x20) or part of a multi-byte sequence
+// (>= 0x80). Exact for "any", whatever the byte order: the classic
+// "has a zero byte" / "has a byte less than n" word tests.
+inline bool word_has_special(std::uint64_t w) noexcept {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  const auto has_zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  return (has_zero(w ^ (kOnes * '"')) | has_zero(w ^ (kOnes * '\\')) | ((w - kOnes * 0x20) & ~w & kHighs) |
+          (w & kHighs)) != 0;
+}
+
 }  // namespace detail
+
+// The first position from `i` inside a string's text that may not be a
+// plain byte (see word_has_special), sixteen or eight bytes at a time: most of a long
+// string (a message's content) is plain ASCII, and a byte loop after it
+// then only looks at what is not. May stop early (fewer than eight bytes
+// left); never skips a quote, backslash, control or non-ASCII byte.
+inline std::size_t plain_run_end(std::string_view s, std::size_t i) noexcept {
+#if defined(__SSE2__)
+  // Sixteen at a time where SSE2 is there (every x86-64): a signed "less
+  // than 0x20" is true for control bytes and for every byte >= 0x80.
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (i + 16 <= s.size()) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                     _mm_cmplt_epi8(v, space));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  while (i + 8 <= s.size()) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, sizeof w);
+    if (detail::word_has_special(w)) break;
+    i += 8;
+  }
+  return i;
+}
 
 // The position after the string whose opening quote is at `i`, or npos when
 // it is not a valid JSON string.
@@ -78,6 +126,8 @@ inline std::size_t string_end(std::string_view s, std::size_t i) noexcept {
   if (i >= s.size() || s[i] != '"') return std::string_view::npos;
   ++i;
   while (i < s.size()) {
+    i = plain_run_end(s, i);
+    if (i >= s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == '"') return i + 1;
     if (c < 0x20) return std::string_view::npos;
