@@ -329,6 +329,28 @@ json chat_response_format(const json& text, json& echo_text) {
          "text.format.type");
 }
 
+// The response object's request members as OpenAI gives them when the
+// request leaves them out; the request's own values replace them below.
+// Built once: a copy of a built document is a fraction of the cost of
+// nlohmann's nested initializer lists, on every request of this door.
+const json& echo_defaults() {
+  static const json defaults = json{{"instructions", nullptr},
+                                    {"max_output_tokens", nullptr},
+                                    {"metadata", json::object()},
+                                    {"parallel_tool_calls", true},
+                                    {"previous_response_id", nullptr},
+                                    {"reasoning", {{"effort", nullptr}, {"summary", nullptr}}},
+                                    {"store", false},
+                                    {"temperature", 1.0},
+                                    {"text", {{"format", {{"type", "text"}}}}},
+                                    {"tool_choice", "auto"},
+                                    {"tools", json::array()},
+                                    {"top_p", 1.0},
+                                    {"truncation", "disabled"},
+                                    {"user", nullptr}};
+  return defaults;
+}
+
 TranslatedRequest translate(json body, TranslateOptions options) {
   for (const auto& [name, value] : body.items()) {
     bool known = false;
@@ -342,20 +364,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   json& chat = out.chat;
   json& echo = out.echo;
   chat = json::object();
-  echo = json{{"instructions", nullptr},
-              {"max_output_tokens", nullptr},
-              {"metadata", json::object()},
-              {"parallel_tool_calls", true},
-              {"previous_response_id", nullptr},
-              {"reasoning", {{"effort", nullptr}, {"summary", nullptr}}},
-              {"store", false},
-              {"temperature", 1.0},
-              {"text", {{"format", {{"type", "text"}}}}},
-              {"tool_choice", "auto"},
-              {"tools", json::array()},
-              {"top_p", 1.0},
-              {"truncation", "disabled"},
-              {"user", nullptr}};
+  echo = echo_defaults();
 
   const auto model = body.find("model");
   if (model == body.end())
