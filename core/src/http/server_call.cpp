@@ -170,6 +170,9 @@ void ServerCall::start_event_stream() {
 void ServerCall::append_chunk(std::string_view data) {
   if (!streaming_ || finished_ || data.empty()) return;
   if (tap_ != nullptr) tap_->on_chunk(data);
+  // One allocation for the piece (the buffer is given back between a
+  // stream's pieces, see flush()): its size line, its bytes and the CRLF.
+  out_.reserve(out_.size() + data.size() + 24);
   if (chunked_) {
     char size[20];
     int n = std::snprintf(size, sizeof size, "%zx\r\n", data.size());
@@ -208,12 +211,9 @@ net::Task<bool> ServerCall::flush() {
     write_failed_ = true;
     co_return outlives_client_;
   }
-  // Keep the larger buffer for the next piece of a stream, but not a large
-  // whole answer's: an idle stream should not hold memory.
-  if (out_.empty() && pending.capacity() <= 16 * 1024) {
-    pending.clear();
-    out_.swap(pending);
-  }
+  // The buffer goes with the write: a stream waiting for its next event
+  // holds none (as its upstream read buffer, upstream/read_buffer.h), which
+  // is most of an open stream's life. One allocation per piece is the price.
   co_return true;
 }
 
