@@ -8,7 +8,7 @@ MODELGW_DEB_PACKAGES=(
   build-essential cmake ninja-build lld pkg-config ca-certificates curl
   libpoco-dev libboost-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
   libssl-dev libsqlite3-dev libgtest-dev libgmock-dev libpcre2-dev libre2-dev
-  libicu-dev libsimdjson-dev
+  libicu-dev libsimdjson-dev libjemalloc-dev
   libpqxx-dev libpq-dev
   python3
 )

@@ -32,6 +32,19 @@ TEST_F(CliTest, VersionPrintsThePluginAbi) {
   EXPECT_NE(r.out.find(abi), std::string::npos) << r.out;
 }
 
+TEST_F(CliTest, VersionNamesTheAllocatorTheBinaryRunsOn) {
+  // The release binary runs on jemalloc (README.md, "Memory"); a sanitizer
+  // build on the sanitizer's malloc. Read from the running process: a link
+  // that dropped jemalloc would say libc.
+  const auto r = run_to_exit(MODELGW_BIN, {"version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  if (MODELGW_EXPECT_JEMALLOC) {
+    EXPECT_NE(r.out.find(", jemalloc 5."), std::string::npos) << r.out;
+  } else {
+    EXPECT_NE(r.out.find(", libc malloc)"), std::string::npos) << r.out;
+  }
+}
+
 TEST_F(CliTest, NoCommandOrUnknownCommandIsUsageError) {
   EXPECT_EQ(run_to_exit(MODELGW_BIN, {}).exit_code, 2);
   const auto r = run_to_exit(MODELGW_BIN, {"frobnicate"});

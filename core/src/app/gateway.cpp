@@ -35,6 +35,7 @@
 #include "upstream/proxy.h"
 #include "upstream/upstream_pool.h"
 #include "usage/usage_writer.h"
+#include "util/allocator.h"
 
 #include <Poco/Net/RejectCertificateHandler.h>
 #include <Poco/Net/SSLManager.h>
@@ -397,8 +398,8 @@ void Gateway::run_until_signal() {
   if (s.audit) s.audit->start();
   s.loops->start();
   s.listener->start();
-  spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}')", s.config.server.host, port(),
-               s.config.catalog.size(), s.storage->plugin_name());
+  spdlog::info("modelgw listening on http://{}:{} ({} models, storage '{}', {})", s.config.server.host,
+               port(), s.config.catalog.size(), s.storage->plugin_name(), util::allocator_name());
 
   sigset_t set;
   sigemptyset(&set);

@@ -19,6 +19,7 @@
 #include "plugins/provider.h"
 #include "plugins/storage.h"
 #include "storage_copy/storage_copy.h"
+#include "util/allocator.h"
 
 #include <modelgw/plugin.h>
 
@@ -549,7 +550,7 @@ int run(int argc, char** argv) {
     if (command == "storage") return cmd_storage(args);
     if (command == "version" || command == "--version") {
       std::cout << "modelgw " << MODELGW_VERSION << " (plugin ABI " << MGW_ABI_MAJOR << "." << MGW_ABI_MINOR
-                << ")\n";
+                << ", " << util::allocator_name() << ")\n";
       return 0;
     }
     if (command == "help" || command == "--help" || command == "-h") {
