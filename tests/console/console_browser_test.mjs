@@ -91,10 +91,20 @@ async function waitForView(page) {
   await page.waitForSelector('.view-body[data-ready="true"]', { timeout: 10_000 });
 }
 
+// The view `id` was rendered. The hash changes before the page's hashchange
+// handler runs, and until then the old view's body is still there, ready:
+// the link marked current is set in the same step that replaces the body.
+async function waitForShown(page, id) {
+  await page.waitForFunction(
+    (h) => location.hash === `#${h}` && document.getElementById(`nav-${h}`)?.getAttribute('aria-current') === 'page',
+    id,
+  );
+  await waitForView(page);
+}
+
 async function show(page, id) {
   await page.click(`#nav-${id}`);
-  await page.waitForFunction((h) => location.hash === `#${h}`, id);
-  await waitForView(page);
+  await waitForShown(page, id);
 }
 
 // After a usage control changed: the charts were drawn again for it.
@@ -280,10 +290,9 @@ test('the keyboard alone reaches every view', async () => {
   }
   assert.ok(reached, 'Tab never reached the Budgets link');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => location.hash === '#budgets');
-  await waitForView(page);
-  // Focus moves to the view, so the next Tab goes into it.
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'view');
+  await waitForShown(page, 'budgets');
+  // Focus moves to the view once it is drawn, so the next Tab goes into it.
+  await page.waitForFunction(() => document.activeElement?.id === 'view', null, { timeout: 10_000 });
   const focusVisible = await page.evaluate(() => {
     const link = document.getElementById('nav-usage');
     link.focus();
