@@ -6,6 +6,7 @@
 #include "chat/upstream_attempt.h"
 #include "logging/request_log.h"
 #include "plugins/storage_failure.h"
+#include "util/json_write.h"
 
 namespace modelgw::chat {
 
@@ -88,7 +89,7 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
   // exchange, so a large body is not held twice while the call runs.
   req.doc = nlohmann::json();
   if (!flow.native_doc.is_null()) {
-    flow.native_text = flow.native_doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    flow.native_text = util::json_text(flow.native_doc, flow.text.size());
     flow.native_doc = nlohmann::json();
   }
   const std::vector<mgw_header> forwarded = forwarded_client_headers(call, outcome.door);

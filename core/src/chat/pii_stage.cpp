@@ -9,6 +9,7 @@
 #include "audit/pii_events.h"
 #include "chat/body_members.h"
 #include "logging/request_log.h"
+#include "util/json_write.h"
 
 namespace modelgw::chat {
 namespace {
@@ -61,7 +62,7 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, Flow& flo
     // or given twice on the way) is serialised again from the parsed request.
     if (verdict.changed) {
       auto edited = replace_strings(flow.text, verdict.replacements);
-      flow.edited = edited ? std::move(*edited) : request.doc.dump();
+      flow.edited = edited ? std::move(*edited) : util::json_text(request.doc, flow.text.size());
       flow.text = flow.edited;
     }
   }

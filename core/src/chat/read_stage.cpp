@@ -7,6 +7,7 @@
 #include "budget/feature_name.h"
 #include "idempotency/idempotency_key.h"
 #include "prompts/prompt_invocation.h"
+#include "util/json_write.h"
 
 namespace modelgw::chat {
 
@@ -105,7 +106,7 @@ net::Task<bool> ChatEndpoint::open_door(http::ServerCall& call, Flow& flow, Outc
     auto& t = std::get<DoorRequest>(translated);
     outcome.shaper = std::move(t.shaper);
     for (const auto& [name, value] : t.headers) call.set_header(name, value);
-    flow.edited = t.chat.dump();
+    flow.edited = util::json_text(t.chat, flow.text.size());
     flow.text = flow.edited;
     flow.doc = std::move(t.chat);
     if (t.native) {

@@ -2,6 +2,7 @@
 
 #include "catalog/parameters.h"
 #include "chat/body_members.h"
+#include "util/json_write.h"
 
 #include <algorithm>
 #include <limits>
@@ -148,7 +149,7 @@ Routing plan_routes(const std::vector<const catalog::ModelRoute*>& candidates, c
       } else {
         nlohmann::json copy = request.doc;
         for (const auto& name : unsupported) copy.erase(name);
-        plan.body = copy.dump();
+        plan.body = util::json_text(copy);
       }
       plan.dropped = std::move(unsupported);
     }

@@ -3,6 +3,7 @@
 #include "chat/body_members.h"
 #include "chat/chat_endpoint.h"
 #include "logging/request_log.h"
+#include "util/json_write.h"
 
 #include <modelgw/tokenizer.h>
 
@@ -93,7 +94,7 @@ void limit_output(Routing& routing, std::string_view body, std::int64_t output_t
       auto doc = nlohmann::json::parse(source, nullptr, false);
       if (!doc.is_object()) continue;
       doc[name] = output_tokens;
-      edited = doc.dump();
+      edited = util::json_text(doc);
     }
     plan.body = std::move(*edited);
     plan.default_max_tokens = output_tokens;

@@ -7,6 +7,7 @@
 #include "chat/sse_relay.h"
 #include "chat/trace_headers.h"
 #include "logging/request_log.h"
+#include "util/json_write.h"
 
 #include <modelgw/sdk.hpp>
 
@@ -87,7 +88,7 @@ std::string native_with_output_limit(std::string_view body, std::string_view mem
   auto doc = nlohmann::json::parse(body, nullptr, false);
   if (!doc.is_object()) return std::string(body);
   doc[std::string(member)] = tokens;
-  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return util::json_text(doc);
 }
 
 // Waits `wait` unless the client hangs up first: then false.

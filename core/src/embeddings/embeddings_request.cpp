@@ -1,6 +1,7 @@
 #include "embeddings/embeddings_request.h"
 
 #include "util/json_body.h"
+#include "util/json_write.h"
 
 namespace modelgw::embeddings {
 namespace {
@@ -116,7 +117,7 @@ std::string batch_body(const EmbeddingsRequest& request, std::size_t from, std::
   body["encoding_format"] = request.encoding_format;
   if (request.dimensions) body["dimensions"] = *request.dimensions;
   if (request.user) body["user"] = *request.user;
-  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return util::json_text(body);
 }
 
 }  // namespace modelgw::embeddings

@@ -9,6 +9,7 @@
 #include "chat/chat_endpoint.h"
 #include "chat/upstream_attempt.h"
 #include "logging/request_log.h"
+#include "util/json_write.h"
 
 #include <modelgw/plugin.h>
 #include <modelgw/tokenizer.h>
@@ -89,8 +90,7 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
     }
     // The Messages form to a provider that speaks it, else the chat form.
     const bool messages_form = door.native && provider.serves_natively(MGW_OPERATION_MESSAGES);
-    const std::string body =
-        (messages_form ? *door.native : chat).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string body = util::json_text(messages_form ? *door.native : chat);
     RoutePlan plan;
     plan.route = route;
     std::string collected;

@@ -1,6 +1,7 @@
 #include "messages/message_events.h"
 
 #include "errors/anthropic_error.h"
+#include "util/json_write.h"
 
 #include <algorithm>
 
@@ -34,11 +35,9 @@ MessageEventWriter::MessageEventWriter(std::string alias, std::string request_id
     : alias_(std::move(alias)), request_id_(std::move(request_id)) {}
 
 void MessageEventWriter::event(std::string_view type, const json& data, std::string& out) {
-  out.append("event: ")
-      .append(type)
-      .append("\ndata: ")
-      .append(data.dump(-1, ' ', false, json::error_handler_t::replace))
-      .append("\n\n");
+  out.append("event: ").append(type).append("\ndata: ");
+  util::append_json(out, data);
+  out.append("\n\n");
 }
 
 void MessageEventWriter::start(std::string& out) {

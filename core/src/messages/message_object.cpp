@@ -1,4 +1,5 @@
 #include "messages/message_object.h"
+#include "util/json_write.h"
 
 #include <algorithm>
 
@@ -133,7 +134,7 @@ std::optional<std::string> whole_message(std::string_view chat_completion, std::
          {"stop_sequence", nullptr},
          {"usage", anthropic_usage(chat.contains("usage") ? usage_of_chat(chat["usage"]) : MessageUsage{})},
          {"request_id", request_id}};
-  return m.dump(-1, ' ', false, json::error_handler_t::replace);
+  return util::json_text(m);
 }
 
 }  // namespace modelgw::messages

@@ -1,6 +1,7 @@
 #include "messages/messages_request.h"
 
 #include "util/json_body.h"
+#include "util/json_write.h"
 
 #include <array>
 #include <cstdint>
@@ -247,11 +248,9 @@ void assistant_turn(const json& content, const std::string& at, json& messages) 
       const std::string& id = text_at(required_member(block, "id", block_at), block_at + ".id");
       const std::string& name = text_at(required_member(block, "name", block_at), block_at + ".name");
       const json& input = object_at(required_member(block, "input", block_at), block_at + ".input");
-      calls.push_back(json{
-          {"id", id},
-          {"type", "function"},
-          {"function",
-           {{"name", name}, {"arguments", input.dump(-1, ' ', false, json::error_handler_t::replace)}}}});
+      calls.push_back(json{{"id", id},
+                           {"type", "function"},
+                           {"function", {{"name", name}, {"arguments", util::json_text(input)}}}});
     } else if (type == "thinking" || type == "redacted_thinking") {
       // Only the vendor that wrote it can read it back (its signature).
     } else if (type == "image" || type == "document" || type == "tool_result") {

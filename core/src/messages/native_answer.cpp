@@ -3,6 +3,7 @@
 #include "chat/body_members.h"
 #include "errors/anthropic_error.h"
 #include "util/json_dom.h"
+#include "util/json_write.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,7 @@ std::string parsed_with_request_id(std::string_view object, std::string_view req
   doc.erase("request_id");
   json out{{"request_id", request_id}};
   for (auto& [key, value] : doc.items()) out[key] = std::move(value);
-  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+  return util::json_text(out, object.size() + 40);
 }
 
 }  // namespace
@@ -95,7 +96,7 @@ bool NativeMessageAnswer::event(std::string_view data, std::string& out) {
   } else if (one_line) {
     out.append(data);
   } else {
-    out.append(json::parse(data, nullptr, false).dump(-1, ' ', false, json::error_handler_t::replace));
+    util::append_json(out, json::parse(data, nullptr, false));
   }
   out.append("\n\n");
   if (type == "message_stop") stopped_ = true;

@@ -4,6 +4,7 @@
 #include "responses/response_events.h"
 #include "responses/response_object.h"
 #include "util/json_dom.h"
+#include "util/json_write.h"
 
 #include <initializer_list>
 #include <vector>
@@ -13,10 +14,6 @@ namespace modelgw::responses {
 using json = nlohmann::json;
 
 namespace {
-
-std::string dump(const json& doc) {
-  return doc.dump(-1, ' ', false, json::error_handler_t::replace);
-}
 
 // The top-level members of `text` when it is a JSON object whose keys index
 // cleanly (chat/body_members.h), so it can be rewritten by splicing: a
@@ -64,8 +61,8 @@ NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
                                 : json(nullptr)),
       request_id_(std::move(request_id)),
       id_(response_id(request_id_)) {
-  owned_members_ = "\"id\":\"" + id_ + "\",\"store\":" + dump(store_) +
-                   ",\"previous_response_id\":" + dump(previous_response_id_);
+  owned_members_ = "\"id\":\"" + id_ + "\",\"store\":" + util::json_text(store_) +
+                   ",\"previous_response_id\":" + util::json_text(previous_response_id_);
 }
 
 void NativeAnswer::own(json& response) const {
@@ -80,7 +77,8 @@ void NativeAnswer::own(json& response) const {
 void NativeAnswer::append_echo(std::string& out, const std::vector<mgw_json_member>& members) const {
   for (const auto& [key, value] : echo_->items()) {
     if (key == "store" || key == "previous_response_id" || !value_of(members, key).empty()) continue;
-    out.append(",\"").append(key).append("\":").append(dump(value));
+    out.append(",\"").append(key).append("\":");
+    util::append_json(out, value);
   }
 }
 
@@ -100,7 +98,7 @@ std::optional<std::string> NativeAnswer::whole(std::string_view response_object)
     if (!doc.is_object() || string_member(doc, "object") != "response") return std::nullopt;
     doc.erase("request_id");
     own(doc);
-    final_ = dump(doc);
+    final_ = util::json_text(doc, response_object.size() + 512);
   }
   std::string body;
   body.reserve(final_.size() + request_id_.size() + 20);
@@ -111,7 +109,9 @@ std::optional<std::string> NativeAnswer::whole(std::string_view response_object)
 void NativeAnswer::append(std::string_view type, json& data, std::string& out) {
   data["sequence_number"] = sequence_++;
   data["request_id"] = request_id_;
-  out.append("event: ").append(type).append("\ndata: ").append(dump(data)).append("\n\n");
+  out.append("event: ").append(type).append("\ndata: ");
+  util::append_json(out, data);
+  out.append("\n\n");
 }
 
 bool NativeAnswer::event(std::string_view data, std::string& out) {
@@ -146,7 +146,7 @@ bool NativeAnswer::event(std::string_view data, std::string& out) {
   if (const auto r = doc.find("response"); r != doc.end() && r->is_object()) {
     own(*r);
     last_response_ = *r;
-    if (type == "response.completed" || type == "response.incomplete") final_ = dump(*r);
+    if (type == "response.completed" || type == "response.incomplete") final_ = util::json_text(*r);
   }
   append(type, doc, out);
   return true;

@@ -1,6 +1,7 @@
 #include "responses/response_events.h"
 
 #include "responses/response_object.h"
+#include "util/json_write.h"
 
 #include <chrono>
 
@@ -15,11 +16,9 @@ void ResponseEventWriter::event(std::string_view type, json data, std::string& o
   data["type"] = type;
   data["sequence_number"] = sequence_++;
   data["request_id"] = request_id_;
-  out.append("event: ")
-      .append(type)
-      .append("\ndata: ")
-      .append(data.dump(-1, ' ', false, json::error_handler_t::replace))
-      .append("\n\n");
+  out.append("event: ").append(type).append("\ndata: ");
+  util::append_json(out, data);
+  out.append("\n\n");
 }
 
 json ResponseEventWriter::response(std::string_view status) const {

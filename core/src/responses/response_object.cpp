@@ -1,6 +1,7 @@
 #include "responses/response_object.h"
 
 #include "responses/responses_request.h"
+#include "util/json_write.h"
 
 namespace modelgw::responses {
 namespace {
@@ -231,7 +232,7 @@ std::optional<std::string> whole_response(std::string_view chat_completion, cons
   apply_finish_reason(
       r, finish != choice.end() && finish->is_string() ? finish->get_ref<const std::string&>() : "");
   if (const auto usage = chat.find("usage"); usage != chat.end()) r["usage"] = responses_usage(*usage);
-  return r.dump(-1, ' ', false, json::error_handler_t::replace);
+  return util::json_text(r);
 }
 
 }  // namespace modelgw::responses

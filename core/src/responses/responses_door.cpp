@@ -6,6 +6,7 @@
 #include "responses/response_object.h"
 #include "responses/response_store.h"
 #include "responses/responses_request.h"
+#include "util/json_write.h"
 
 #include <chrono>
 
@@ -69,7 +70,7 @@ class Shaper final : public chat::AnswerShaper {
       const auto& messages = doc["messages"];
       for (std::size_t i = own_from_; i < messages.size(); ++i) own.push_back(messages[i]);
     }
-    input_json_ = own.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    input_json_ = util::json_text(own, chat_body.size());
   }
 
   net::Task<void> complete(std::optional<mgw_usage> usage) override {
@@ -78,9 +79,7 @@ class Shaper final : public chat::AnswerShaper {
       if (native_->final_response().empty()) co_return;  // no whole response came
       response_json_ = native_->final_response();
     } else if (response_json_.empty()) {
-      response_json_ = writer()
-                           .final_response(counted(usage))
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      response_json_ = util::json_text(writer().final_response(counted(usage)));
     }
     plugins::StoredResponse record;
     record.tenant_id = tenant_id_;

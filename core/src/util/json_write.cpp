@@ -1,0 +1,77 @@
+#include "util/json_write.h"
+
+#include "util/json_text.h"
+
+#include <charconv>
+
+namespace modelgw::util {
+namespace {
+
+template <typename Int>
+void append_integer(std::string& out, Int value) {
+  char digits[24];
+  const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  (void)ec;  // 24 bytes hold any 64-bit integer
+  out.append(digits, end);
+}
+
+}  // namespace
+
+void append_json(std::string& out, const nlohmann::json& doc) {
+  using Type = nlohmann::json::value_t;
+  switch (doc.type()) {
+    case Type::null:
+      out.append("null");
+      return;
+    case Type::boolean:
+      out.append(doc.get<bool>() ? "true" : "false");
+      return;
+    case Type::number_integer:
+      append_integer(out, doc.get<std::int64_t>());
+      return;
+    case Type::number_unsigned:
+      append_integer(out, doc.get<std::uint64_t>());
+      return;
+    case Type::string:
+      append_json_string(out, doc.get_ref<const std::string&>());
+      return;
+    case Type::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const auto& element : doc) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_json(out, element);
+      }
+      out.push_back(']');
+      return;
+    }
+    case Type::object: {
+      out.push_back('{');
+      bool first = true;
+      for (const auto& [name, value] : doc.items()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_json_string(out, name);
+        out.push_back(':');
+        append_json(out, value);
+      }
+      out.push_back('}');
+      return;
+    }
+    case Type::number_float:  // dump()'s shortest round-trip form ("1.0", "1e+21", null for NaN)
+    case Type::binary:
+    case Type::discarded:
+      break;
+  }
+  out.append(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string json_text(const nlohmann::json& doc, std::size_t size_hint) {
+  std::string out;
+  out.reserve(size_hint);
+  append_json(out, doc);
+  return out;
+}
+
+}  // namespace modelgw::util
