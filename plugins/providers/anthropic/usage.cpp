@@ -1,10 +1,12 @@
 #include "usage.h"
 
+#include <modelgw/provider/json_scan.hpp>
 #include <modelgw/provider/openai_chunk.hpp>
 #include <modelgw/sdk.hpp>
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace mgw::anthropic {
 
@@ -39,6 +41,37 @@ void TokenCounts::merge(const Json& usage) {
   read_count(usage, "cache_creation_input_tokens", cache_creation_);
   read_count(usage, "cache_read_input_tokens", cache_read_);
   has_output_ = read_count(usage, "output_tokens", output_) || has_output_;
+}
+
+bool TokenCounts::merge_text(std::string_view usage) {
+  namespace scan = json_scan;
+  struct Count {
+    std::string_view name;
+    int64_t* into;
+    std::optional<int64_t> value;
+  };
+  Count counts[] = {{"input_tokens", &input_, {}},
+                    {"cache_creation_input_tokens", &cache_creation_, {}},
+                    {"cache_read_input_tokens", &cache_read_, {}},
+                    {"output_tokens", &output_, {}}};
+  bool plain = true;
+  const bool valid = scan::for_each_member(usage, [&](std::string_view name, std::string_view value) {
+    if (name.find('\\') != std::string_view::npos) return plain = false;  // the DOM reads it unescaped
+    for (Count& c : counts) {
+      if (name != c.name) continue;
+      if (c.value) return plain = false;  // given twice: the DOM keeps one
+      c.value = scan::count_value(value);
+      if (!c.value) return plain = false;  // a float, a negative, a string: merge() decides
+    }
+    return true;
+  });
+  if (!valid || !plain) return false;
+  for (const Count& c : counts) {
+    if (c.value) *c.into = *c.value;  // at most 18 digits: below kMax, as merge() caps
+  }
+  has_input_ = counts[0].value.has_value() || has_input_;
+  has_output_ = counts[3].value.has_value() || has_output_;
+  return true;
 }
 
 int64_t TokenCounts::prompt() const noexcept {

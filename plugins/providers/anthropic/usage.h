@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace mgw::anthropic {
 
@@ -20,6 +21,12 @@ class TokenCounts {
  public:
   // Takes every count present in an Anthropic `usage` object.
   void merge(const provider::Json& usage);
+  // The same from the object's text, without a DOM, for a count the scan
+  // reads as merge() reads it: true when `usage` is an object whose counts
+  // are each given once, as a non-negative integer of at most 18 digits,
+  // under a name without escapes. Otherwise false, nothing is taken, and
+  // the caller goes through the DOM.
+  bool merge_text(std::string_view usage);
 
   bool has_prompt() const noexcept { return has_input_; }
   bool has_completion() const noexcept { return has_output_; }

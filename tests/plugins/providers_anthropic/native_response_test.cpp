@@ -73,6 +73,65 @@ TEST(NativeMessagesResponse, AMessageWithoutUsageGetsTheEstimate) {
                   R"("usage":{"input_tokens":0,"output_tokens":2}})"));
 }
 
+// An ordinary message is relayed by a scan, anything else through the DOM:
+// both must give the same answer, so whitespace, a request_id or a missing
+// model change nothing, and a count the scan would read otherwise than the
+// DOM (negative, a float, an escaped name) is read as the DOM reads it.
+TEST(NativeMessagesResponse, TheScanAndTheDomGiveTheSameAnswer) {
+  std::string expected = kMessage;
+  expected.replace(expected.find("claude-sonnet-4-5"), 17, "test-alias");
+  struct Case {
+    std::string label, body;
+    int64_t prompt, completion, cached, written;
+  };
+  std::string pretty = kMessage;
+  for (const char* sep : {",\"", ":{", ":["}) {
+    for (auto at = pretty.find(sep); at != std::string::npos; at = pretty.find(sep, at + 4)) {
+      pretty.insert(at + 1, "\n  ");
+    }
+  }
+  std::string no_model = kMessage;
+  no_model.erase(no_model.find(R"("model")"), std::string(R"("model":"claude-sonnet-4-5",)").size());
+  const auto with_usage = [](std::string_view usage) {
+    std::string body = kMessage;
+    const auto at = body.find(R"("usage":)") + 8;
+    body.replace(at, body.size() - 1 - at, usage);
+    return body;
+  };
+  const Case cases[] = {
+      {"as sent", kMessage, 60, 5, 30, 20},
+      {"with whitespace between members", " " + pretty + "\n", 60, 5, 30, 20},
+      {"with the vendor's request_id", R"({"request_id":"req_v",)" + std::string(kMessage).substr(1), 60, 5,
+       30, 20},
+      {"without a model", no_model, 60, 5, 30, 20},
+      {"a negative count", with_usage(R"({"input_tokens":10,"output_tokens":-3})"), 10, 0, 0, 0},
+      {"a float count", with_usage(R"({"input_tokens":10,"output_tokens":5.0})"), 10, 4, 0, 0},
+      {"an escaped count name",
+       with_usage(R"({"input_tokens":10,"output_tokens":5,"\u0063ache_read_input_tokens":30})"), 40, 5, 30,
+       0},
+  };
+  for (const Case& c : cases) {
+    const Answer a = answer(MGW_OPERATION_MESSAGES, 200, c.body);
+    ASSERT_EQ(a.events, (std::vector<std::string>{"usage", "body"})) << c.label;
+    EXPECT_EQ(a.usage->prompt_tokens, c.prompt) << c.label;
+    EXPECT_EQ(a.usage->completion_tokens, c.completion) << c.label;
+    EXPECT_EQ(a.usage->cached_prompt_tokens, c.cached) << c.label;
+    EXPECT_EQ(a.usage->cache_write_prompt_tokens, c.written) << c.label;
+    Json want = Json::parse(c.body);
+    want.erase("request_id");
+    want["model"] = "test-alias";
+    const Json got = Json::parse(a.body);
+    EXPECT_EQ(got, want) << c.label << ": " << a.body;
+    EXPECT_FALSE(got.contains("request_id")) << c.label;
+  }
+  // Values are relayed as written; the whitespace between top-level members goes.
+  std::string spaced = kMessage;
+  spaced.replace(0, 1, "{\n  ");
+  spaced.replace(spaced.find(R"(,"stop_reason")"), 1, " ,\n  ");
+  spaced.replace(spaced.find(R"("usage":)") + 7, 1, " : ");
+  EXPECT_EQ(answer(MGW_OPERATION_MESSAGES, 200, spaced + " ").body, expected);
+}
+
 TEST(NativeMessagesResponse, ErrorStatusesGoThroughTheChatPathsMapper) {
   Answer a = answer(MGW_OPERATION_MESSAGES, 529,
                     R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})");
