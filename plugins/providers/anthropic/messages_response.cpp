@@ -67,6 +67,22 @@ std::size_t message_generated_bytes(const Json& content) {
   return bytes;
 }
 
+// One member of the vendor's message as it is relayed: "model" is the
+// alias (`model_json`), "request_id" is left out (the host writes its
+// own), any other is copied as written. Both paths below write through it.
+void relay_member(std::string& out, std::string_view name, std::string_view value,
+                  std::string_view model_json, bool& has_model) {
+  if (name == "request_id") {
+    return;
+  }
+  if (name == "model") {
+    append_raw_member(out, name, model_json);
+    has_model = true;
+    return;
+  }
+  append_raw_member(out, name, value);
+}
+
 // The vendor's bytes with "model" = the alias, without a "request_id" (the
 // host writes its own), and with `usage_json` added when not empty.
 std::string relayed_message(std::string_view body, const Json& doc, std::string_view alias,
@@ -89,11 +105,8 @@ std::string relayed_message(std::string_view body, const Json& doc, std::string_
   out += '{';
   bool has_model = false;
   for (const RawMember& m : *members) {
-    if (m.name == "model") {
-      append_raw_member(out, m.name, model);
-      has_model = true;
-    } else if (m.name != "request_id" && !(m.name == "usage" && !usage_json.empty())) {
-      append_raw_member(out, m.name, m.value);
+    if (!(m.name == "usage" && !usage_json.empty())) {
+      relay_member(out, m.name, m.value, model, has_model);
     }
   }
   if (!has_model) {
@@ -107,11 +120,12 @@ std::string relayed_message(std::string_view body, const Json& doc, std::string_
 }
 
 // An ordinary message relayed by one validating scan, without a DOM: the
-// vendor's bytes with "model" = the alias and without "request_id", as
-// relayed_message writes them. Ordinary: keys without escapes, one "type"
-// of "message", one "content" array, no "error", and one "usage" object
-// with plain input and output counts (TokenCounts::merge_text). nullopt for
-// anything else: the DOM path decides, as it did for every answer before.
+// vendor's bytes with "model" = the alias and without "request_id"
+// (relay_member), as relayed_message writes them. Ordinary: keys without
+// escapes, one "type" of "message", one "content" array, no "error", and
+// one "usage" object with plain input and output counts
+// (TokenCounts::merge_text). nullopt for anything else: the DOM path
+// decides, as it did for every answer before.
 // Nesting is bounded at json_scan's 128, within the DOM path's bound.
 struct SplicedMessage {
   std::string body;
@@ -138,15 +152,8 @@ std::optional<SplicedMessage> spliced_message(std::string_view body, std::string
       if (value.front() != '{') return ordinary = false;
       usage = value;
       ++usages;
-    } else if (name == "request_id") {
-      return true;  // the host writes its own
     }
-    if (name == "model") {
-      append_raw_member(m.body, name, model_json);
-      has_model = true;
-    } else {
-      append_raw_member(m.body, name, value);
-    }
+    relay_member(m.body, name, value, model_json, has_model);
     return true;
   });
   if (!valid || !ordinary || types != 1 || contents != 1 || usages != 1) return std::nullopt;
