@@ -114,6 +114,20 @@ TEST(JsonWrite, RandomDocumentsMatchDump) {
   }
 }
 
+// The digest's form (idempotency/idempotency_key.cpp): a float that equals
+// an integer is written as that integer; every other value as dump() writes it.
+TEST(JsonWrite, IntegralFloatsCanBeWrittenAsTheIntegersTheyEqual) {
+  const auto canonical = [](const json& doc) {
+    std::string out;
+    append_json(out, doc, FloatForm::integral_as_integer);
+    return out;
+  };
+  EXPECT_EQ(canonical(json::parse(R"({"a":[1.0,1e0,10E-1,-0.0,-3.0,0.25,1e300,"1.0",2]})")),
+            R"({"a":[1,1,1,0,-3,0.25,1e+300,"1.0",2]})");
+  const json plain = json::parse(R"({"m":"x","b":[1,true,null,0.25,{"k":-7}]})");
+  EXPECT_EQ(canonical(plain), dumped(plain));
+}
+
 // Bytes that are not UTF-8 (a string set by code, not parsed) never throw:
 // each becomes U+FFFD, and the text is JSON.
 TEST(JsonWrite, BytesThatAreNotUtf8BecomeReplacementCharacters) {

@@ -1,12 +1,11 @@
 #include "idempotency/idempotency_key.h"
 
 #include "util/ascii.h"
-#include "util/json_text.h"
+#include "util/json_write.h"
 #include "util/sha256_hex.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdint>
 
 namespace modelgw::idempotency {
@@ -16,53 +15,6 @@ using util::iequals;
 
 errors::ApiError bad_key(std::string message) {
   return errors::bad_request("invalid_parameter", std::move(message), "Idempotency-Key");
-}
-
-// The JSON text of `v` with members sorted (nlohmann::json keeps them so) and
-// numbers by value: 1, 1.0, 1e0 and 10e-1 are one number, as a JSON parser
-// reads them, so they are one body (README: bodies compare as JSON). Other
-// values print as dump() does, so digests of bodies without such numbers
-// are what they always were.
-void append_canonical(const nlohmann::json& v, std::string& out) {
-  switch (v.type()) {
-    case nlohmann::json::value_t::object: {
-      out.push_back('{');
-      bool first = true;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        if (!first) out.push_back(',');
-        first = false;
-        util::append_json_string(out, it.key());  // dump()'s text for a parsed (valid UTF-8) key
-        out.push_back(':');
-        append_canonical(it.value(), out);
-      }
-      out.push_back('}');
-      return;
-    }
-    case nlohmann::json::value_t::array: {
-      out.push_back('[');
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i > 0) out.push_back(',');
-        append_canonical(v[i], out);
-      }
-      out.push_back(']');
-      return;
-    }
-    case nlohmann::json::value_t::number_float: {
-      const double d = v.get<double>();
-      // An integral value within 2^63 prints as the integer it equals.
-      if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
-        out += std::to_string(static_cast<std::int64_t>(d));
-        return;
-      }
-      out += v.dump();
-      return;
-    }
-    case nlohmann::json::value_t::string:
-      util::append_json_string(out, v.get_ref<const std::string&>());
-      return;
-    default:
-      out += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  }
 }
 
 }  // namespace
@@ -104,7 +56,12 @@ std::string request_digest(const nlohmann::json& body, std::string_view feature)
   constexpr std::size_t kKeptCapacity = 64 * 1024;
   thread_local std::string canonical;
   canonical.clear();
-  append_canonical(body, canonical);
+  // Members sorted (nlohmann::json keeps them so) and numbers by value: 1,
+  // 1.0, 1e0 and 10e-1 are one number, as a JSON parser reads them, so they
+  // are one body (README: bodies compare as JSON). Other values are written
+  // as dump() writes them, so digests of bodies without such numbers are
+  // what they always were.
+  util::append_json(canonical, body, util::FloatForm::integral_as_integer);
   canonical.push_back('\0');
   canonical.append(feature.data(), feature.size());
   std::string digest = util::sha256_hex(canonical);

@@ -3,6 +3,8 @@
 #include "util/json_text.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 
 namespace modelgw::util {
 namespace {
@@ -17,7 +19,7 @@ void append_integer(std::string& out, Int value) {
 
 }  // namespace
 
-void append_json(std::string& out, const nlohmann::json& doc) {
+void append_json(std::string& out, const nlohmann::json& doc, FloatForm floats) {
   using Type = nlohmann::json::value_t;
   switch (doc.type()) {
     case Type::null:
@@ -41,7 +43,7 @@ void append_json(std::string& out, const nlohmann::json& doc) {
       for (const auto& element : doc) {
         if (!first) out.push_back(',');
         first = false;
-        append_json(out, element);
+        append_json(out, element, floats);
       }
       out.push_back(']');
       return;
@@ -54,12 +56,20 @@ void append_json(std::string& out, const nlohmann::json& doc) {
         first = false;
         append_json_string(out, name);
         out.push_back(':');
-        append_json(out, value);
+        append_json(out, value, floats);
       }
       out.push_back('}');
       return;
     }
-    case Type::number_float:  // dump()'s shortest round-trip form ("1.0", "1e+21", null for NaN)
+    case Type::number_float:
+      if (floats == FloatForm::integral_as_integer) {
+        const double d = doc.get<double>();
+        if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+          append_integer(out, static_cast<std::int64_t>(d));
+          return;
+        }
+      }
+      break;  // dump()'s shortest round-trip form ("1.0", "1e+21", null for NaN)
     case Type::binary:
     case Type::discarded:
       break;

@@ -18,8 +18,15 @@
 
 namespace modelgw::util {
 
+// How a float is written. `as_dumped`: dump()'s shortest round-trip form.
+// `integral_as_integer`: one that equals an integer within 2^63 as that
+// integer, so 1, 1.0 and 1e0 are written alike, as a JSON reader compares
+// them (the idempotency digest, idempotency/idempotency_key.cpp); others as
+// dumped.
+enum class FloatForm { as_dumped, integral_as_integer };
+
 // Appends `doc` to `out`.
-void append_json(std::string& out, const nlohmann::json& doc);
+void append_json(std::string& out, const nlohmann::json& doc, FloatForm floats = FloatForm::as_dumped);
 
 // `doc` as text; `size_hint`: the bytes expected (the size of the text it
 // was parsed from, say), reserved up front.
@@ -28,7 +35,7 @@ std::string json_text(const nlohmann::json& doc, std::size_t size_hint = 0);
 // Anything else (a string, an ordered_json) would be converted to a
 // document first, a copy made silently: say what to write instead.
 template <typename T>
-void append_json(std::string& out, const T& value) = delete;
+void append_json(std::string& out, const T& value, FloatForm floats = FloatForm::as_dumped) = delete;
 template <typename T>
 std::string json_text(const T& value, std::size_t size_hint = 0) = delete;
 
