@@ -116,9 +116,10 @@ class ChatEndpoint {
   // into flow.native_doc.
   net::Task<bool> apply_pii_policy(http::ServerCall& call, Flow& flow, Outcome& outcome);
   // The same policy on the door's native request (Flow::native_doc), masked in
-  // place; false when it blocks.
+  // place; false when it blocks. `clean` holds the chat request's texts found
+  // clean, which are not scanned again.
   bool apply_pii_to_native(http::ServerCall& call, Flow& flow, const pii::Policy& policy,
-                           Outcome& outcome) const;
+                           pii::CleanTexts& clean, Outcome& outcome) const;
   // The idempotency stage (idempotency_stage.cpp): false when the request was
   // answered (replayed, followed, refused). `body` is the request as sent
   // (for its digest). Its end keeps the answer with the key when `keep`

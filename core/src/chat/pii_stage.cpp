@@ -36,8 +36,12 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, Flow& flo
   ChatRequest& request = *flow.request;
   pii::Verdict verdict;
   bool failed = false;
+  // A door's native request repeats the chat request's texts: the ones
+  // found clean here are not scanned again there.
+  pii::CleanTexts clean;
+  pii::CleanTexts* const memo = flow.native_doc.is_null() ? nullptr : &clean;
   try {
-    verdict = deps_.pii->inspect(request.doc, *policy);
+    verdict = deps_.pii->inspect(request.doc, *policy, memo);
   } catch (const std::exception& e) {
     // The text must not go upstream unchecked: fail closed. The message names
     // the mode and the path, never the text.
@@ -66,7 +70,7 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, Flow& flo
       flow.text = flow.edited;
     }
   }
-  co_return flow.native_doc.is_null() || apply_pii_to_native(call, flow, *policy, outcome);
+  co_return flow.native_doc.is_null() || apply_pii_to_native(call, flow, *policy, clean, outcome);
 }
 
 net::Task<bool> ChatEndpoint::apply_pii_to_document(http::ServerCall& call, nlohmann::json& doc,
@@ -94,10 +98,10 @@ net::Task<bool> ChatEndpoint::apply_pii_to_document(http::ServerCall& call, nloh
 }
 
 bool ChatEndpoint::apply_pii_to_native(http::ServerCall& call, Flow& flow, const pii::Policy& policy,
-                                       Outcome& outcome) const {
+                                       pii::CleanTexts& clean, Outcome& outcome) const {
   pii::Verdict verdict;
   try {
-    verdict = deps_.pii->inspect(flow.native_doc, policy);  // masks in place
+    verdict = deps_.pii->inspect(flow.native_doc, policy, &clean);  // masks in place
   } catch (const std::exception& e) {
     logging::for_request(call.request_id()).error("{}", e.what());
     answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),

@@ -94,7 +94,7 @@ std::string Verdict::summary() const {
   return out.empty() ? "-" : out;
 }
 
-Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
+Verdict Guard::inspect(nlohmann::json& request, const Policy& policy, CleanTexts* clean) const {
   Verdict verdict;
   if (policy.mode == kModeOff) return verdict;
   auto mode_it = modes_.find(policy.mode);
@@ -109,9 +109,13 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
   for_each_request_text(request, [&](const TextRef& ref) {
     if (verdict.rejection) return;
     const auto& text = ref.node->get_ref<const std::string&>();
+    if (clean != nullptr && clean->contains(text)) return;
     found.clear();
     detector_.scan(text, found);
-    if (found.empty()) return;
+    if (found.empty()) {
+      if (clean != nullptr) clean->add(text);
+      return;
+    }
     findings.clear();
     for (const Finding& f : found) {
       if (!policy.allow.empty()) {
@@ -124,7 +128,10 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy) const {
       findings.push_back(mgw_pii_finding{mgw::str(name(f.category)), f.offset, f.length,
                                          policy.critical.contains(f.category) ? 1 : 0});
     }
-    if (findings.empty()) return;
+    if (findings.empty()) {  // every finding allowed: clean under this policy
+      if (clean != nullptr) clean->add(text);
+      return;
+    }
     if (!scope) scope.emplace(mode);
 
     const std::string path = ref.path(&detector_);

@@ -17,6 +17,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -39,6 +41,26 @@ struct Verdict {
   std::string summary() const;
 };
 
+// The texts an inspection passed with no finding its policy keeps, so that
+// a second inspection of the same request under the same policy does not
+// scan them again: a door's native request repeats the texts of the chat
+// request it was translated to, and both are inspected (pii_stage.cpp).
+// It holds views: the document they point into must outlive the second
+// inspection, and those texts must not change in between (a clean text is
+// never masked, so an inspection's own masking does not change them).
+class CleanTexts {
+ public:
+  bool contains(std::string_view text) const { return text.size() >= kMinBytes && texts_.contains(text); }
+  void add(std::string_view text) {
+    if (text.size() >= kMinBytes) texts_.insert(text);
+  }
+
+ private:
+  // A shorter text costs less to scan than to hash and keep.
+  static constexpr std::size_t kMinBytes = 32;
+  std::unordered_set<std::string_view> texts_;
+};
+
 class Guard {
  public:
   // `modes` are the loaded mode plugins by name; both outlive the guard.
@@ -47,8 +69,9 @@ class Guard {
 
   // Applies `policy` to `request` (a checked chat body), replacing text in
   // place when the mode masks. Throws plugins::PluginError when a mode plugin
-  // fails (the request must then not go upstream).
-  Verdict inspect(nlohmann::json& request, const Policy& policy) const;
+  // fails (the request must then not go upstream). With `clean`, a text it
+  // holds is passed without a scan, and each text scanned clean is added.
+  Verdict inspect(nlohmann::json& request, const Policy& policy, CleanTexts* clean = nullptr) const;
 
  private:
   const Detector& detector_;

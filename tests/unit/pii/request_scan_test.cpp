@@ -273,6 +273,74 @@ TEST_F(PiiGuardTest, ACleanRequestIsUntouchedAndRecordsNothing) {
   EXPECT_FALSE(v.changed);
 }
 
+// A door inspects its chat request, then its native request with the same
+// texts: what the first found clean is not scanned again, and only that.
+TEST_F(PiiGuardTest, ATextTheFirstInspectionFoundCleanIsNotScannedAgain) {
+  const Guard guard(*detector_, *modes_);
+  const std::string clean_text = "What is the capital of France, and how large is it today?";
+  json chat_doc = chat({clean_text.c_str()});
+  CleanTexts clean;
+  EXPECT_FALSE(guard.inspect(chat_doc, policy("block"), &clean).any());
+  EXPECT_TRUE(clean.contains(clean_text));
+
+  // The memo holds texts by value, so the same text in another document is
+  // known clean; a text it does not hold is scanned as ever.
+  json native = {{"input", clean_text}, {"instructions", "Reply to a@b.io about card 4111 1111 1111 1111"}};
+  const Verdict v = guard.inspect(native, policy("block"), &clean);
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "instructions");
+}
+
+// What the memo holds is trusted, not scanned: which is why only the guard
+// itself adds to it, and only texts it scanned clean under the same policy.
+TEST_F(PiiGuardTest, ATextTheMemoHoldsIsPassedWithoutAScan) {
+  const Guard guard(*detector_, *modes_);
+  const std::string text = "Reply to a@b.io about the card 4111 1111 1111 1111 today";
+  json doc = chat({text.c_str()});
+  CleanTexts clean;
+  clean.add(text);
+  EXPECT_FALSE(guard.inspect(doc, policy("block"), &clean).any());
+  json again = chat({text.c_str()});
+  EXPECT_TRUE(guard.inspect(again, policy("block")).rejection) << "without the memo it is scanned";
+}
+
+TEST_F(PiiGuardTest, ATextWithAFindingIsNeverKeptAsClean) {
+  const Guard guard(*detector_, *modes_);
+  const std::string card = "Please charge the card 4111 1111 1111 1111 for the order";
+  const std::string mail = "Please send the receipt for the order to a@b.io today";
+  json doc = chat({card.c_str(), mail.c_str()});
+  CleanTexts clean;
+  EXPECT_FALSE(guard.inspect(doc, policy("flag"), &clean).rejection);
+  EXPECT_FALSE(clean.contains(card));
+  EXPECT_FALSE(clean.contains(mail));
+
+  // So the native form's copy is blocked though the chat form was only flagged.
+  json native = chat({card.c_str()});
+  const Verdict v = guard.inspect(native, policy("block"), &clean);
+  ASSERT_TRUE(v.rejection);
+  EXPECT_EQ(v.rejection->param, "messages[0].content");
+}
+
+TEST_F(PiiGuardTest, AValueEveryFindingOfWhichIsAllowedCountsAsClean) {
+  const Guard guard(*detector_, *modes_);
+  const std::string text = "For help write to help@acme.example at any hour of the day";
+  json doc = chat({text.c_str()});
+  CleanTexts clean;
+  const Policy allowing = policy("block", R"({"allow":["help@acme.example"]})");
+  EXPECT_FALSE(guard.inspect(doc, allowing, &clean).any());
+  EXPECT_TRUE(clean.contains(text));
+  EXPECT_EQ(doc["messages"][0]["content"], text);
+}
+
+// A short text is scanned again rather than kept: hashing it costs more.
+TEST_F(PiiGuardTest, AShortTextIsNotKept) {
+  const Guard guard(*detector_, *modes_);
+  json doc = chat({"hello"});
+  CleanTexts clean;
+  (void)guard.inspect(doc, policy("flag"), &clean);
+  EXPECT_FALSE(clean.contains("hello"));
+}
+
 TEST_F(PiiGuardTest, TenThousandMessagesAreScannedAndMasked) {
   json doc = {{"model", "m"}, {"messages", json::array()}};
   for (int i = 0; i < 10000; ++i) {
