@@ -31,14 +31,12 @@ std::string key_arg(mgw_str key) {
   return k;
 }
 
-// The live row (digest, owner, state, response, created, expires) to the sink.
-void emit_row(const pqxx::row& row, std::int64_t tenant_id, mgw_str key, const mgw_row_sink* out) {
-  if (out == nullptr ||
-      out->struct_size < offsetof(mgw_row_sink, callback_idempotency) + sizeof(out->callback_idempotency) ||
-      out->callback_idempotency == nullptr) {
-    return;
-  }
-  const pqxx::binarystring response(row[3]);  // BYTEA, decoded
+// Calls give(record) with the live row of `key` (digest, owner, state,
+// response, created, expires) as the ABI passes it; its strings are valid
+// during the call only (the response is decoded from BYTEA for it).
+template <typename Give>
+void give_held_row(const pqxx::row& row, std::int64_t tenant_id, mgw_str key, Give&& give) {
+  const pqxx::binarystring response(row[3]);
   mgw_idempotency_record r{};
   r.struct_size = sizeof r;
   r.tenant_id = tenant_id;
@@ -49,7 +47,18 @@ void emit_row(const pqxx::row& row, std::int64_t tenant_id, mgw_str key, const m
   r.response = mgw_str{response.get(), response.size()};
   r.created_unix_ms = int64_of(row[4]);
   r.expires_unix_ms = int64_of(row[5]);
-  out->callback_idempotency(out->host_data, &r);
+  give(r);
+}
+
+// The live row to the sink.
+void emit_row(const pqxx::row& row, std::int64_t tenant_id, mgw_str key, const mgw_row_sink* out) {
+  if (out == nullptr ||
+      out->struct_size < offsetof(mgw_row_sink, callback_idempotency) + sizeof(out->callback_idempotency) ||
+      out->callback_idempotency == nullptr) {
+    return;
+  }
+  give_held_row(row, tenant_id, key,
+                [&](const mgw_idempotency_record& r) { out->callback_idempotency(out->host_data, &r); });
 }
 
 // One row's checked arguments; `refused` holds why the plugin refuses it.
@@ -222,19 +231,9 @@ mgw_status idempotency_claim_batch(mgw_storage* storage, const mgw_idempotency_r
       }
       out_statuses[i] = MGW_CONFLICT;
       if (!deliver) continue;
-      const auto& row = live[i][0];
-      const pqxx::binarystring response(row[3]);  // BYTEA, decoded
-      mgw_idempotency_record r{};
-      r.struct_size = sizeof r;
-      r.tenant_id = c.record.tenant_id;
-      r.key = c.record.key;
-      r.digest = str_of(row[0]);
-      r.owner = str_of(row[1]);
-      r.state = row[2].as<int32_t>();
-      r.response = mgw_str{response.get(), response.size()};
-      r.created_unix_ms = int64_of(row[4]);
-      r.expires_unix_ms = int64_of(row[5]);
-      held->callback_idempotency_at(held->host_data, i, &r);
+      give_held_row(live[i][0], c.record.tenant_id, c.record.key, [&](const mgw_idempotency_record& r) {
+        held->callback_idempotency_at(held->host_data, i, &r);
+      });
     }
     return MGW_OK;
   });

@@ -26,12 +26,10 @@ std::string_view key_arg(mgw_str key) {
   return k;
 }
 
-void emit_row(const Statement& row, std::int64_t tenant_id, mgw_str key, const mgw_row_sink* out) {
-  if (out == nullptr ||
-      out->struct_size < offsetof(mgw_row_sink, callback_idempotency) + sizeof(out->callback_idempotency) ||
-      out->callback_idempotency == nullptr) {
-    return;
-  }
+// The held row of `key` as the ABI passes it, from a row of the SELECT in
+// sqlite_claim_one (digest, owner, state, response, created, expires). Its
+// strings point into the statement: valid until it steps or resets.
+mgw_idempotency_record held_record(const Statement& row, std::int64_t tenant_id, mgw_str key) {
   mgw_idempotency_record r{};
   r.struct_size = sizeof r;
   r.tenant_id = tenant_id;
@@ -42,6 +40,16 @@ void emit_row(const Statement& row, std::int64_t tenant_id, mgw_str key, const m
   r.response = row.str(3);
   r.created_unix_ms = row.int64(4);
   r.expires_unix_ms = row.int64(5);
+  return r;
+}
+
+void emit_row(const Statement& row, std::int64_t tenant_id, mgw_str key, const mgw_row_sink* out) {
+  if (out == nullptr ||
+      out->struct_size < offsetof(mgw_row_sink, callback_idempotency) + sizeof(out->callback_idempotency) ||
+      out->callback_idempotency == nullptr) {
+    return;
+  }
+  const mgw_idempotency_record r = held_record(row, tenant_id, key);
   out->callback_idempotency(out->host_data, &r);
 }
 
@@ -205,16 +213,7 @@ mgw_status idempotency_claim_batch(mgw_storage* storage, const mgw_idempotency_r
         }
         out_statuses[i] = sqlite_claim_one(conn, c, now_unix_ms, [&](const Statement& live) {
           if (!deliver) return;
-          mgw_idempotency_record r{};
-          r.struct_size = sizeof r;
-          r.tenant_id = c.record.tenant_id;
-          r.key = c.record.key;
-          r.digest = live.str(0);
-          r.owner = live.str(1);
-          r.state = static_cast<int32_t>(live.int64(2));
-          r.response = live.str(3);
-          r.created_unix_ms = live.int64(4);
-          r.expires_unix_ms = live.int64(5);
+          const mgw_idempotency_record r = held_record(live, c.record.tenant_id, c.record.key);
           held->callback_idempotency_at(held->host_data, i, &r);
         });
       }
