@@ -2,11 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace modelgw::util {
 namespace {
@@ -48,6 +51,37 @@ TEST(JsonWrite, EveryKindOfValueIsWrittenAsDumpWritesIt) {
   };
   for (const auto& doc : docs) {
     EXPECT_EQ(json_text(doc), dumped(doc)) << dumped(doc);
+  }
+}
+
+// Floats go through nlohmann's own writer, called without dump()'s
+// serializer: every bit pattern (subnormals, NaNs and infinities included)
+// and the ranges where "1.0", "0.0001" and "1e+16" forms meet come out as
+// dump() writes them.
+TEST(JsonWrite, EveryFloatIsWrittenAsDumpWritesIt) {
+  std::mt19937_64 random(27);
+  std::vector<double> values = {std::numeric_limits<double>::denorm_min(),
+                                std::numeric_limits<double>::min(),
+                                std::numeric_limits<double>::max(),
+                                -std::numeric_limits<double>::max(),
+                                -std::numeric_limits<double>::infinity(),
+                                1e15,
+                                1e16,
+                                123456789012345.0,
+                                1234567890123456.0,
+                                0.0001,
+                                0.00001,
+                                -0.00012345};
+  for (int i = 0; i < 20000; ++i) values.push_back(std::bit_cast<double>(random()));
+  for (int e = -30; e <= 30; ++e) {
+    for (int i = 0; i < 50; ++i) {
+      const double mantissa = static_cast<double>(random() % 2000001) / 1000.0 - 1000.0;
+      values.push_back(mantissa * std::pow(10.0, e));
+    }
+  }
+  for (const double v : values) {
+    const json doc = v;
+    ASSERT_EQ(json_text(doc), dumped(doc)) << std::bit_cast<std::uint64_t>(v);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "util/json_text.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -61,15 +62,24 @@ void append_json(std::string& out, const nlohmann::json& doc, FloatForm floats) 
       out.push_back('}');
       return;
     }
-    case Type::number_float:
-      if (floats == FloatForm::integral_as_integer) {
-        const double d = doc.get<double>();
-        if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
-          append_integer(out, static_cast<std::int64_t>(d));
-          return;
-        }
+    case Type::number_float: {
+      const double d = doc.get<double>();
+      if (!std::isfinite(d)) {
+        out.append("null");  // as dump() writes NaN and infinities
+        return;
       }
-      break;  // dump()'s shortest round-trip form ("1.0", "1e+21", null for NaN)
+      if (floats == FloatForm::integral_as_integer && d == std::trunc(d) && std::fabs(d) < 9.2e18) {
+        append_integer(out, static_cast<std::int64_t>(d));
+        return;
+      }
+      // The writer dump() itself calls (Grisu2, then "1.0" and "1e+21"
+      // formatting), without the serializer dump() builds around it for
+      // every value: most of a float's cost there.
+      std::array<char, 64> digits;  // the size of dump()'s own buffer
+      char* const end = nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), d);
+      out.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
+      return;
+    }
     case Type::binary:
     case Type::discarded:
       break;
