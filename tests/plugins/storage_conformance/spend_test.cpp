@@ -143,6 +143,33 @@ TEST_P(SpendStoreTest, ChargesSettleWithTheRecordAndReturnedLeasesFreeTheRest) {
   EXPECT_EQ(take(storage(), "budget:3", 1000, 1000, 1).added, 650);
 }
 
+// One batch settles every lease it charges, several records to a lease
+// adding up; a charge on a lease that no longer exists is not counted on any
+// window, and the records are kept all the same.
+TEST_P(SpendStoreTest, ABatchSettlesEachLeaseItChargesAndKeepsARecordWhoseLeaseIsGone) {
+  const auto budget = take(storage(), "budget:5", 1000, 500, 1);
+  const auto credit = take(storage(), "credit:5", 1000, 500, 1);
+  Usage first;
+  first.request_id = "req-batch-1";
+  first.tenant_id = tenant_;
+  first.created_unix_ms = now_ms();
+  first.cost_micros = 100;
+  first.charges = {mgw_ledger_charge{budget.lease_id, 100}, mgw_ledger_charge{credit.lease_id, 40}};
+  Usage second = first;
+  second.request_id = "req-batch-2";
+  second.charges = {mgw_ledger_charge{budget.lease_id, 20}, mgw_ledger_charge{credit.lease_id + 1000, 7}};
+  const mgw_usage_record records[] = {first.record(), second.record()};
+  ASSERT_EQ(h().on_usage_insert(storage(), records, 2, nullptr), MGW_OK);
+  EXPECT_EQ(read("budget:5").spent, 120);
+  EXPECT_EQ(read("budget:5").reserved, 380);
+  EXPECT_EQ(read("credit:5").spent, 40);
+  EXPECT_EQ(read("credit:5").reserved, 460);
+  // Kept: the same request ids again are not stored twice, and charge nothing.
+  ASSERT_EQ(h().on_usage_insert(storage(), records, 2, nullptr), MGW_OK);
+  EXPECT_EQ(read("budget:5").spent, 120);
+  EXPECT_EQ(read("credit:5").spent, 40);
+}
+
 TEST_P(SpendStoreTest, ALapsedLeaseFreesWhatItHeld) {
   auto dead = take(storage(), "budget:4", 1000, 900, 1, 0, now_ms() - 1);  // a process that died
   EXPECT_EQ(dead.added, 900);
