@@ -2,7 +2,9 @@
 // gives (members in the document's order, numbers as dump() formats them),
 // but each string is written by append_json_string (json_text.h), a whole
 // word of plain bytes at a time, where dump() decodes UTF-8 a byte at a
-// time. The chat request a /v1/responses or /v1/messages request becomes,
+// time, and each float by nlohmann's own float writer (detail::to_chars, the
+// one dump() calls) without the serializer dump() builds around every
+// value. The chat request a /v1/responses or /v1/messages request becomes,
 // and the vendor's native request, are written this way: their two dumps
 // were a tenth of the loop's CPU on that door (issue 27).
 //
