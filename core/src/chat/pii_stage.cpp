@@ -39,9 +39,9 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, Flow& flo
   // A door's native request repeats the chat request's texts: the ones
   // found clean here are not scanned again there.
   pii::CleanTexts clean;
-  pii::CleanTexts* const memo = flow.native_doc.is_null() ? nullptr : &clean;
+  const pii::ScanMemory memory{outcome.row.tenant_id, flow.native_doc.is_null() ? nullptr : &clean};
   try {
-    verdict = deps_.pii->inspect(request.doc, *policy, memo);
+    verdict = deps_.pii->inspect(request.doc, *policy, memory);
   } catch (const std::exception& e) {
     // The text must not go upstream unchecked: fail closed. The message names
     // the mode and the path, never the text.
@@ -81,7 +81,7 @@ net::Task<bool> ChatEndpoint::apply_pii_to_document(http::ServerCall& call, nloh
   }
   pii::Verdict verdict;
   try {
-    verdict = deps_.pii->inspect(doc, *policy);  // masks in place
+    verdict = deps_.pii->inspect(doc, *policy, {outcome.row.tenant_id});  // masks in place
   } catch (const std::exception& e) {
     logging::for_request(call.request_id()).error("{}", e.what());
     answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),
@@ -101,7 +101,7 @@ bool ChatEndpoint::apply_pii_to_native(http::ServerCall& call, Flow& flow, const
                                        pii::CleanTexts& clean, Outcome& outcome) const {
   pii::Verdict verdict;
   try {
-    verdict = deps_.pii->inspect(flow.native_doc, policy, &clean);  // masks in place
+    verdict = deps_.pii->inspect(flow.native_doc, policy, {outcome.row.tenant_id, &clean});  // masks in place
   } catch (const std::exception& e) {
     logging::for_request(call.request_id()).error("{}", e.what());
     answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),

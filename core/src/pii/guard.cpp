@@ -94,7 +94,7 @@ std::string Verdict::summary() const {
   return out.empty() ? "-" : out;
 }
 
-Verdict Guard::inspect(nlohmann::json& request, const Policy& policy, CleanTexts* clean) const {
+Verdict Guard::inspect(nlohmann::json& request, const Policy& policy, ScanMemory memory) const {
   Verdict verdict;
   if (policy.mode == kModeOff) return verdict;
   auto mode_it = modes_.find(policy.mode);
@@ -109,11 +109,31 @@ Verdict Guard::inspect(nlohmann::json& request, const Policy& policy, CleanTexts
   for_each_request_text(request, [&](const TextRef& ref) {
     if (verdict.rejection) return;
     const auto& text = ref.node->get_ref<const std::string&>();
+    CleanTexts* const clean = memory.request;
     if (clean != nullptr && clean->contains(text)) return;
+    // Across requests (clean_text_cache.h): a text whose hint was noted is
+    // hashed, and one whose digest is kept was found clean before.
+    std::optional<CleanTextCache::Digest> digest;
+    std::uint64_t hint = 0;
+    if (memory.tenant_id != 0 && text.size() >= CleanTextCache::kMinBytes) {
+      hint = across_requests_.hint(memory.tenant_id, text);
+      if (across_requests_.seen(hint)) {
+        digest = across_requests_.digest(memory.tenant_id, text);
+        if (across_requests_.contains(*digest)) {
+          if (clean != nullptr) clean->add(text);
+          return;
+        }
+      }
+    }
     found.clear();
     detector_.scan(text, found);
     if (found.empty()) {
       if (clean != nullptr) clean->add(text);
+      if (digest) {
+        across_requests_.add(*digest);
+      } else if (hint != 0) {
+        across_requests_.note(hint);
+      }
       return;
     }
     findings.clear();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "errors/api_error.h"
+#include "pii/clean_text_cache.h"
 #include "pii/detector.h"
 #include "pii/policy.h"
 #include "plugins/pii_mode.h"
@@ -61,6 +62,16 @@ class CleanTexts {
   std::unordered_set<std::string_view> texts_;
 };
 
+// What an inspection may remember, and of whom.
+struct ScanMemory {
+  // Not 0: the tenant's texts the detector found nothing in are kept across
+  // requests (clean_text_cache.h) and not scanned when sent again.
+  std::int64_t tenant_id = 0;
+  // This request's texts found clean: one it holds is passed without a scan,
+  // and each one scanned clean is added.
+  CleanTexts* request = nullptr;
+};
+
 class Guard {
  public:
   // `modes` are the loaded mode plugins by name; both outlive the guard.
@@ -69,13 +80,16 @@ class Guard {
 
   // Applies `policy` to `request` (a checked chat body), replacing text in
   // place when the mode masks. Throws plugins::PluginError when a mode plugin
-  // fails (the request must then not go upstream). With `clean`, a text it
-  // holds is passed without a scan, and each text scanned clean is added.
-  Verdict inspect(nlohmann::json& request, const Policy& policy, CleanTexts* clean = nullptr) const;
+  // fails (the request must then not go upstream).
+  Verdict inspect(nlohmann::json& request, const Policy& policy, ScanMemory memory = {}) const;
+
+  // Lookups that found a text in the cross-request memory.
+  std::uint64_t remembered() const { return across_requests_.hits(); }
 
  private:
   const Detector& detector_;
   const std::map<std::string, std::unique_ptr<plugins::PiiMode>>& modes_;
+  mutable CleanTextCache across_requests_;
 };
 
 }  // namespace modelgw::pii

@@ -29,15 +29,21 @@ EVP_MD_CTX* thread_context() {
 
 }  // namespace
 
-std::string sha256_hex(std::string_view bytes) {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+std::array<unsigned char, 32> sha256(std::initializer_list<std::string_view> parts) {
+  static_assert(SHA256_DIGEST_LENGTH == 32);
+  std::array<unsigned char, 32> digest{};
   EVP_MD_CTX* ctx = thread_context();
   const EVP_MD* md = sha256_md();
-  if (ctx == nullptr || md == nullptr || EVP_DigestInit_ex2(ctx, md, nullptr) != 1 ||
-      EVP_DigestUpdate(ctx, bytes.data(), bytes.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx, digest.data(), nullptr) != 1) {
+  bool ok = ctx != nullptr && md != nullptr && EVP_DigestInit_ex2(ctx, md, nullptr) == 1;
+  for (const std::string_view part : parts) ok = ok && EVP_DigestUpdate(ctx, part.data(), part.size()) == 1;
+  if (!ok || EVP_DigestFinal_ex(ctx, digest.data(), nullptr) != 1) {
     throw std::runtime_error("sha256: OpenSSL could not compute a digest");
   }
+  return digest;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  const auto digest = sha256({bytes});
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out(digest.size() * 2, '0');
   for (std::size_t i = 0; i < digest.size(); ++i) {

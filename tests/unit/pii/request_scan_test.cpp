@@ -280,13 +280,13 @@ TEST_F(PiiGuardTest, ATextTheFirstInspectionFoundCleanIsNotScannedAgain) {
   const std::string clean_text = "What is the capital of France, and how large is it today?";
   json chat_doc = chat({clean_text.c_str()});
   CleanTexts clean;
-  EXPECT_FALSE(guard.inspect(chat_doc, policy("block"), &clean).any());
+  EXPECT_FALSE(guard.inspect(chat_doc, policy("block"), {0, &clean}).any());
   EXPECT_TRUE(clean.contains(clean_text));
 
   // The memo holds texts by value, so the same text in another document is
   // known clean; a text it does not hold is scanned as ever.
   json native = {{"input", clean_text}, {"instructions", "Reply to a@b.io about card 4111 1111 1111 1111"}};
-  const Verdict v = guard.inspect(native, policy("block"), &clean);
+  const Verdict v = guard.inspect(native, policy("block"), {0, &clean});
   ASSERT_TRUE(v.rejection);
   EXPECT_EQ(v.rejection->param, "instructions");
 }
@@ -299,7 +299,7 @@ TEST_F(PiiGuardTest, ATextTheMemoHoldsIsPassedWithoutAScan) {
   json doc = chat({text.c_str()});
   CleanTexts clean;
   clean.add(text);
-  EXPECT_FALSE(guard.inspect(doc, policy("block"), &clean).any());
+  EXPECT_FALSE(guard.inspect(doc, policy("block"), {0, &clean}).any());
   json again = chat({text.c_str()});
   EXPECT_TRUE(guard.inspect(again, policy("block")).rejection) << "without the memo it is scanned";
 }
@@ -310,13 +310,13 @@ TEST_F(PiiGuardTest, ATextWithAFindingIsNeverKeptAsClean) {
   const std::string mail = "Please send the receipt for the order to a@b.io today";
   json doc = chat({card.c_str(), mail.c_str()});
   CleanTexts clean;
-  EXPECT_FALSE(guard.inspect(doc, policy("flag"), &clean).rejection);
+  EXPECT_FALSE(guard.inspect(doc, policy("flag"), {0, &clean}).rejection);
   EXPECT_FALSE(clean.contains(card));
   EXPECT_FALSE(clean.contains(mail));
 
   // So the native form's copy is blocked though the chat form was only flagged.
   json native = chat({card.c_str()});
-  const Verdict v = guard.inspect(native, policy("block"), &clean);
+  const Verdict v = guard.inspect(native, policy("block"), {0, &clean});
   ASSERT_TRUE(v.rejection);
   EXPECT_EQ(v.rejection->param, "messages[0].content");
 }
@@ -327,7 +327,7 @@ TEST_F(PiiGuardTest, AValueEveryFindingOfWhichIsAllowedCountsAsClean) {
   json doc = chat({text.c_str()});
   CleanTexts clean;
   const Policy allowing = policy("block", R"({"allow":["help@acme.example"]})");
-  EXPECT_FALSE(guard.inspect(doc, allowing, &clean).any());
+  EXPECT_FALSE(guard.inspect(doc, allowing, {0, &clean}).any());
   EXPECT_TRUE(clean.contains(text));
   EXPECT_EQ(doc["messages"][0]["content"], text);
 }
@@ -337,8 +337,61 @@ TEST_F(PiiGuardTest, AShortTextIsNotKept) {
   const Guard guard(*detector_, *modes_);
   json doc = chat({"hello"});
   CleanTexts clean;
-  (void)guard.inspect(doc, policy("flag"), &clean);
+  (void)guard.inspect(doc, policy("flag"), {0, &clean});
   EXPECT_FALSE(clean.contains("hello"));
+}
+
+// Across requests: a tenant's text the detector found nothing in is not
+// scanned again when the tenant sends it again (the next turn of a
+// conversation resends the earlier ones).
+TEST_F(PiiGuardTest, ATenantsCleanTextIsRememberedAcrossRequests) {
+  const Guard guard(*detector_, *modes_);
+  const std::string system(300, 'x');
+  const std::string turn = "Summarise the quarterly report in three sentences for the board, " + system;
+  for (int request = 0; request < 5; ++request) {
+    json doc = chat({turn.c_str()});
+    EXPECT_FALSE(guard.inspect(doc, policy("block"), {7}).any());
+  }
+  // The first request notes the text's hint, the second keeps its digest,
+  // the other three find it.
+  EXPECT_EQ(guard.remembered(), 3u) << "scanned on the first two requests only";
+
+  // Another tenant's copy of the same text is its own: scanned.
+  for (int request = 0; request < 2; ++request) {
+    json other = chat({turn.c_str()});
+    EXPECT_FALSE(guard.inspect(other, policy("block"), {8}).any());
+  }
+  EXPECT_EQ(guard.remembered(), 3u);
+  // Without a tenant nothing is remembered or looked up.
+  json anonymous = chat({turn.c_str()});
+  (void)guard.inspect(anonymous, policy("block"));
+  EXPECT_EQ(guard.remembered(), 3u);
+}
+
+TEST_F(PiiGuardTest, ATextWithAFindingIsScannedOnEveryRequest) {
+  const Guard guard(*detector_, *modes_);
+  const std::string text = "Please write to a@b.io about the order " + std::string(200, 'y');
+  for (int request = 0; request < 4; ++request) {
+    json doc = chat({text.c_str()});
+    const Verdict v = guard.inspect(doc, policy("mask"), {7});
+    EXPECT_EQ(v.findings_json(), R"({"email":1})") << "request " << request;
+  }
+  // Allowed by this policy is not clean: the next policy may not allow it.
+  const Policy allowing = policy("block", R"({"allow":["a@b.io"]})");
+  json allowed = chat({text.c_str()});
+  EXPECT_FALSE(guard.inspect(allowed, allowing, {7}).any());
+  json blocked = chat({text.c_str()});
+  EXPECT_TRUE(guard.inspect(blocked, policy("block", R"({"critical":["email"]})"), {7}).rejection);
+  EXPECT_EQ(guard.remembered(), 0u);
+}
+
+TEST_F(PiiGuardTest, AShortTextIsScannedOnEveryRequest) {
+  const Guard guard(*detector_, *modes_);
+  for (int request = 0; request < 4; ++request) {
+    json doc = chat({"What is the capital of France?"});
+    (void)guard.inspect(doc, policy("block"), {7});
+  }
+  EXPECT_EQ(guard.remembered(), 0u);
 }
 
 TEST_F(PiiGuardTest, TenThousandMessagesAreScannedAndMasked) {
