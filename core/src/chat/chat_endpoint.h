@@ -97,7 +97,10 @@ class ChatEndpoint {
   net::Task<void> serve_count_tokens(http::ServerCall& call, Outcome& outcome);
   // The PII stage on a document of the door's own (every string in it),
   // masked in place; false when the request was answered (blocked, failed).
-  net::Task<bool> apply_pii_to_document(http::ServerCall& call, nlohmann::json& doc, Outcome& outcome);
+  // With `clean`, the texts an earlier document of the same request was
+  // found clean in are not scanned again, and this one's are added.
+  net::Task<bool> apply_pii_to_document(http::ServerCall& call, nlohmann::json& doc, Outcome& outcome,
+                                        pii::CleanTexts* clean = nullptr);
   // The spend stage for a request with no output (embeddings): the prompt's
   // tokens at the dearest input price of `routes`; false when answered.
   net::Task<bool> hold_input(http::ServerCall& call, const std::vector<const catalog::ModelRoute*>& routes,

@@ -74,14 +74,14 @@ net::Task<bool> ChatEndpoint::apply_pii_policy(http::ServerCall& call, Flow& flo
 }
 
 net::Task<bool> ChatEndpoint::apply_pii_to_document(http::ServerCall& call, nlohmann::json& doc,
-                                                    Outcome& outcome) {
+                                                    Outcome& outcome, pii::CleanTexts* clean) {
   auto policy = deps_.pii_policy_cached(*outcome.principal);
   if (!policy) {
     policy = co_await net::offload(deps_.blocking, [&] { return deps_.pii_policy(*outcome.principal); });
   }
   pii::Verdict verdict;
   try {
-    verdict = deps_.pii->inspect(doc, *policy, {outcome.row.tenant_id});  // masks in place
+    verdict = deps_.pii->inspect(doc, *policy, {outcome.row.tenant_id, clean});  // masks in place
   } catch (const std::exception& e) {
     logging::for_request(call.request_id()).error("{}", e.what());
     answer_error(call, errors::internal_error("the PII policy could not be applied; report the request_id"),

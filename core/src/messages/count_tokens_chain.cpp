@@ -69,8 +69,11 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
   }
   if (deps_.spend != nullptr && !co_await hold_requests(call, outcome)) co_return;
   if (deps_.pii != nullptr) {
-    if (!co_await apply_pii_to_document(call, chat, outcome)) co_return;
-    if (door.native && !co_await apply_pii_to_document(call, *door.native, outcome)) co_return;
+    // The native form repeats the chat form's texts: those found clean are
+    // not scanned twice.
+    pii::CleanTexts clean;
+    if (!co_await apply_pii_to_document(call, chat, outcome, &clean)) co_return;
+    if (door.native && !co_await apply_pii_to_document(call, *door.native, outcome, &clean)) co_return;
   }
 
   const ChatRequest no_chat{nlohmann::json(), model, false, std::nullopt, 1};

@@ -42,13 +42,15 @@ struct Verdict {
   std::string summary() const;
 };
 
-// The texts an inspection passed with no finding its policy keeps, so that
-// a second inspection of the same request under the same policy does not
-// scan them again: a door's native request repeats the texts of the chat
-// request it was translated to, and both are inspected (pii_stage.cpp).
-// It holds views: the document they point into must outlive the second
-// inspection, and those texts must not change in between (a clean text is
-// never masked, so an inspection's own masking does not change them).
+// The texts of a request in which the detector found nothing at all, so
+// that a second inspection of the same request does not scan them again: a
+// door's native request repeats the texts of the chat request it was
+// translated to, and both are inspected (pii_stage.cpp, count_tokens_chain
+// .cpp). Nothing a policy decides is kept (an allowed value is a finding),
+// so the two inspections may run under different policies. It holds views:
+// the document they point into must outlive the second inspection, and
+// those texts must not change in between (a clean text is never masked, so
+// an inspection's own masking does not change them).
 class CleanTexts {
  public:
   bool contains(std::string_view text) const { return text.size() >= kMinBytes && texts_.contains(text); }

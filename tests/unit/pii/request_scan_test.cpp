@@ -321,15 +321,20 @@ TEST_F(PiiGuardTest, ATextWithAFindingIsNeverKeptAsClean) {
   EXPECT_EQ(v.rejection->param, "messages[0].content");
 }
 
-TEST_F(PiiGuardTest, AValueEveryFindingOfWhichIsAllowedCountsAsClean) {
+// An allowed value is the policy's decision, not the detector's: the text
+// is scanned again in the native form, which may be inspected under
+// another policy (the tenant's settings changed in between).
+TEST_F(PiiGuardTest, ATextWhoseFindingsThePolicyAllowsIsNotKeptAsClean) {
   const Guard guard(*detector_, *modes_);
   const std::string text = "For help write to help@acme.example at any hour of the day";
   json doc = chat({text.c_str()});
   CleanTexts clean;
   const Policy allowing = policy("block", R"({"allow":["help@acme.example"]})");
   EXPECT_FALSE(guard.inspect(doc, allowing, {0, &clean}).any());
-  EXPECT_TRUE(clean.contains(text));
+  EXPECT_FALSE(clean.contains(text));
   EXPECT_EQ(doc["messages"][0]["content"], text);
+  json native = chat({text.c_str()});
+  EXPECT_TRUE(guard.inspect(native, policy("block", R"({"critical":["email"]})"), {0, &clean}).rejection);
 }
 
 // A short text is scanned again rather than kept: hashing it costs more.
