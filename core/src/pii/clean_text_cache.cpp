@@ -2,8 +2,10 @@
 
 #include "util/sha256_hex.h"
 
+#include <openssl/rand.h>
+
 #include <cstring>
-#include <random>
+#include <stdexcept>
 
 namespace modelgw::pii {
 
@@ -13,8 +15,10 @@ CleanTextCache::CleanTextCache()
     : slots_(std::make_unique<Slot[]>(kSlots)),
       hints_(std::make_unique<std::atomic<std::uint64_t>[]>(kSlots)) {
   static_assert((kSlots & (kSlots - 1)) == 0, "kSlots must be a power of two");
-  std::random_device random;
-  for (auto& word : secret_) word = (std::uint64_t{random()} << 32) ^ random();
+  // From OpenSSL's CSPRNG, as the gateway's other secrets and ids are.
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret_.data()), sizeof secret_) != 1) {
+    throw std::runtime_error("PII clean-text cache: OpenSSL could not make a random secret");
+  }
 }
 
 namespace {
