@@ -116,6 +116,46 @@ TEST(RequestParserTest, RefusesMalformedHeads) {
   EXPECT_EQ(status_of("GET / HTTP/1.1\r\nHost: a\r\nX: " + std::string(9000, 'v') + "\r\n\r\n"), 400);
 }
 
+// The byte rules of a head, one byte at a time: what scan_head_bytes must
+// decide however it skips printable runs.
+std::optional<std::string> head_fault(std::string_view head) {
+  for (std::size_t i = 0; i < head.size(); ++i) {
+    const auto c = static_cast<unsigned char>(head[i]);
+    if (c == '\r') {
+      if (i + 1 >= head.size() || head[i + 1] != '\n') return "bare CR";
+      if (i + 2 < head.size() && (head[i + 2] == ' ' || head[i + 2] == '\t')) return "obs-fold";
+      ++i;
+    } else if (c == '\n') {
+      return "bare LF";
+    } else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      return "control " + std::to_string(c);
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(RequestParserTest, EveryByteAtEveryPlaceOfAHeadIsJudgedAsByteByByte) {
+  // Every byte value at each position of a 70-byte line (the sixteen-byte
+  // runs, their edges and the tail), before and after a line end.
+  const std::string line = "X-Long: " + std::string(60, 'v') + "\r\n";
+  for (int b = 0; b < 256; ++b) {
+    for (std::size_t at = 0; at < line.size(); ++at) {
+      const std::string start = "GET / HTTP/1.1\r\nHost: a\r\n";
+      std::string head = start + line + line;
+      head[start.size() + at] = static_cast<char>(b);
+      const auto fault = head_fault(head);
+      const auto refusal = scan_head_bytes(head);
+      ASSERT_EQ(fault.has_value(), refusal.has_value()) << "byte " << b << " at " << at;
+      if (fault && fault->starts_with("control")) {
+        EXPECT_NE(refusal->message.find("(byte " + std::to_string(b) + ")"), std::string::npos)
+            << refusal->message;
+      }
+    }
+  }
+  // Non-ASCII bytes (obs-text) in a value pass.
+  EXPECT_FALSE(scan_head_bytes("GET / HTTP/1.1\r\nX: caf\xc3\xa9 \xff\x80 and more text here\r\n\r\n"));
+}
+
 TEST(RequestParserTest, HttpOneZeroNeedsNoHost) {
   auto p = parse("GET /healthz HTTP/1.0\r\n\r\n");
   ASSERT_FALSE(p.refusal);

@@ -8,6 +8,10 @@
 #include <cctype>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace modelgw::http {
 namespace {
 
@@ -31,6 +35,31 @@ Refusal bad(std::string message) {
   return Refusal{400, "invalid_parameter", std::move(message)};
 }
 
+// The first position from `i` whose byte is not printable ASCII (a control
+// byte, DEL, or a byte >= 0x80), or head.size(). Sixteen bytes at a time
+// where SSE2 is there (every x86-64): a head is mostly printable text
+// between line ends, and this runs on every request.
+std::size_t next_unprintable(std::string_view head, std::size_t i) {
+#if defined(__SSE2__)
+  // A signed "less than 0x20" is true for control bytes and for every byte
+  // >= 0x80; DEL is the one more.
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i del = _mm_set1_epi8(0x7f);
+  while (i + 16 <= head.size()) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(head.data() + i));
+    const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    i += 16;
+  }
+#endif
+  while (i < head.size()) {
+    const auto c = static_cast<unsigned char>(head[i]);
+    if (c < 0x20 || c >= 0x7f) break;
+    ++i;
+  }
+  return i;
+}
+
 }  // namespace
 
 std::size_t leading_empty_lines(std::string_view buffer) {
@@ -47,6 +76,8 @@ std::size_t find_head_end(std::string_view buffer, std::size_t from) {
 
 std::optional<Refusal> scan_head_bytes(std::string_view head) {
   for (std::size_t i = 0; i < head.size(); ++i) {
+    i = next_unprintable(head, i);  // printable ASCII needs no look
+    if (i >= head.size()) break;
     const auto c = static_cast<unsigned char>(head[i]);
     if (c == '\r') {
       if (i + 1 >= head.size() || head[i + 1] != '\n') return bad("the request has a CR not followed by LF");
