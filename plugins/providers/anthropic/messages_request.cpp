@@ -28,7 +28,7 @@ bool keeps(Keep keep, std::string_view name) {
 // the body has none) and, for count_tokens, the uncounted ones left out.
 std::string spliced_native_body(const mgw_call_context& call, const std::vector<RawMember>& members,
                                 Keep keep) {
-  const std::string model = dump(Json(view(call.upstream_model)));
+  const std::string model = json_quoted(view(call.upstream_model));
   std::size_t total = model.size() + 16;
   for (const RawMember& m : members) {
     total += m.name.size() + m.value.size() + 4;

@@ -115,7 +115,8 @@ void map_embeddings_response(const ErrorContext& ctx, const mgw_call_context& ca
     out.callback_usage(out.host_data, &usage);
   }
   if (out.callback_body != nullptr) {
-    const std::string list = embeddings_list_json(vectors, dump(Json(view(call.alias))), usage.prompt_tokens);
+    const std::string list =
+        embeddings_list_json(vectors, json_quoted(view(call.alias)), usage.prompt_tokens);
     out.callback_body(out.host_data, str(list));
   }
 }

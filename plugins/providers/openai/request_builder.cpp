@@ -67,7 +67,7 @@ std::optional<std::string> splice_body(const mgw_call_context& ctx, const mgw_js
       continue;  // the gateway's trace handle is not the vendor's business
     }
     if (name == "model") {
-      append_member(out, name, dump(Json(view(ctx.upstream_model))));
+      append_member(out, name, json_quoted(view(ctx.upstream_model)));
     } else if (name == "stream") {
       if (stream) {
         append_member(out, name, "true");

@@ -30,7 +30,7 @@ void map_response(const ErrorContext& ctx, const mgw_call_context& call, int32_t
     return;
   }
 
-  if (auto spliced = splice_answer(body, dump(Json(view(call.alias))))) {
+  if (auto spliced = splice_answer(body, json_quoted(view(call.alias)))) {
     if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &spliced->usage);
     if (out.callback_body != nullptr) out.callback_body(out.host_data, str(spliced->body));
     return;

@@ -15,7 +15,7 @@ namespace {
 // The members as the client wrote them, only "model" replaced: the body is
 // never parsed or serialised whole. Same result as the parsing path.
 std::string splice(const mgw_call_context& call) {
-  const std::string model = dump(Json(view(call.upstream_model)));
+  const std::string model = json_quoted(view(call.upstream_model));
   std::string out;
   std::size_t total = 2 + model.size() + 10;
   for (std::size_t i = 0; i < call.member_count; ++i) {

@@ -41,7 +41,7 @@ void map_responses_response(const ErrorContext& ctx, const mgw_call_context& cal
     emit_error(&out, map_http_error(ctx, status, headers, header_count, body));
     return;
   }
-  if (auto spliced = splice_answer(body, dump(Json(view(call.alias))), AnswerShape::response)) {
+  if (auto spliced = splice_answer(body, json_quoted(view(call.alias)), AnswerShape::response)) {
     if (out.callback_usage != nullptr) out.callback_usage(out.host_data, &spliced->usage);
     if (out.callback_body != nullptr) out.callback_body(out.host_data, str(spliced->body));
     return;

@@ -81,6 +81,22 @@ inline std::string dump(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
+// `text` as a JSON string, quotes included, as dump(Json(text)) writes it.
+// A name from configuration (a catalog alias) is plain printable ASCII:
+// that is quoted as it is, without building a value to serialise.
+inline std::string json_quoted(std::string_view text) {
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b >= 0x7f || c == '"' || c == '\\') return dump(Json(text));
+  }
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  out += text;
+  out += '"';
+  return out;
+}
+
 // The member `key` of `j`, or nullptr when `j` is not an object or has no
 // such member. A JSON null member reads as absent too: in OpenAI's and the
 // vendors' optional fields, null means "not set".
