@@ -53,6 +53,25 @@ TEST(BodyMembers, LongStringsEndAtTheirQuoteWhereverTheEscapesFall) {
   }
 }
 
+TEST(BodyMembers, NestedValuesEndAtTheirBracketWhereverItFalls) {
+  // Each kind of value, and bytes one bit away from a bracket (';' '=' 'K'
+  // 'M', which the skip must pass), at any offset of a long run of digits:
+  // a nested value ends at its own closing bracket, never at another.
+  for (const std::string piece :
+       {"[1]", "{\"a\":2}", "\"}]\"", "[[],{}]", "{}", "[{\"b\":[0]}]", ";", "=", "K", "M"}) {
+    for (std::size_t at = 0; at <= 40; ++at) {
+      const std::string inner = std::string(at, '1') + "," + piece + "," + std::string(40 - at, '3');
+      const std::string nested = "[" + inner + ",{\"c\":[" + std::string(at, '4') + "]}]";
+      const std::string body = R"({"a":)" + nested + R"(,"n":1})";
+      const auto index = index_members(body);
+      ASSERT_TRUE(index.has_value()) << body;
+      ASSERT_EQ(index->size(), 2u) << body;
+      EXPECT_EQ(value((*index)[0]), nested) << body;
+      EXPECT_EQ(value((*index)[1]), "1") << body;
+    }
+  }
+}
+
 TEST(BodyMembers, AnEmptyObjectHasNoMembers) {
   auto index = index_members("{}");
   ASSERT_TRUE(index.has_value());

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+
 #include <string_view>
 #include <unordered_set>
 
@@ -59,6 +60,7 @@ std::size_t skip_value(std::string_view s, std::size_t i) {
 
 std::optional<std::vector<mgw_json_member>> index_members(std::string_view s) {
   std::vector<mgw_json_member> out;
+  out.reserve(16);  // a request's or an answer's usual count, without regrowing
   std::size_t i = 0;
   auto skip_ws = [&] {
     while (i < s.size() && is_space(s[i])) ++i;
