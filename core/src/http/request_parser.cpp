@@ -106,6 +106,7 @@ RequestParser::RequestParser(Request& out, const RequestLimits& limits) : out_(o
   // and takes none as smaller than any length.
   body_limit(std::numeric_limits<std::uint64_t>::max());
   eager(true);
+  out_.fields.reserve(16);  // an SDK's usual head, without regrowing the vector
 }
 
 void RequestParser::refuse(boost::beast::error_code& ec, int status, std::string code, std::string message) {
