@@ -61,8 +61,11 @@ NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
                                 : json(nullptr)),
       request_id_(std::move(request_id)),
       id_(response_id(request_id_)) {
-  owned_members_ = "\"id\":\"" + id_ + "\",\"store\":" + util::json_text(store_) +
-                   ",\"previous_response_id\":" + util::json_text(previous_response_id_);
+  owned_members_.reserve(id_.size() + 64);
+  owned_members_.append("\"id\":\"").append(id_).append("\",\"store\":");
+  util::append_json(owned_members_, store_);
+  owned_members_.append(",\"previous_response_id\":");
+  util::append_json(owned_members_, previous_response_id_);
 }
 
 void NativeAnswer::own(json& response) const {
@@ -88,6 +91,8 @@ std::optional<std::string> NativeAnswer::whole(std::string_view response_object)
   if (!object) return std::nullopt;
   if (members) {
     if (value_of(*members, "object") != "\"response\"") return std::nullopt;
+    // One allocation: the vendor's members, the owned ones and the echo.
+    final_.reserve(response_object.size() + owned_members_.size() + 1024);
     final_.assign("{");
     append_members(final_, *members, {"id", "store", "previous_response_id", "request_id"});
     final_.append(final_.size() > 1 ? "," : "").append(owned_members_);
