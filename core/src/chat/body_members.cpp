@@ -59,8 +59,9 @@ std::size_t skip_value(std::string_view s, std::size_t i) {
 }  // namespace
 
 std::optional<std::vector<mgw_json_member>> index_members(std::string_view s) {
+  // Not reserved ahead: the chat attempt keeps its index for the whole
+  // upstream call (streams included), where each unused slot is 32 bytes.
   std::vector<mgw_json_member> out;
-  out.reserve(16);  // a request's or an answer's usual count, without regrowing
   std::size_t i = 0;
   auto skip_ws = [&] {
     while (i < s.size() && is_space(s[i])) ++i;

