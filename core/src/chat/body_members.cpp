@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstring>
-
 #include <string_view>
 #include <unordered_set>
 

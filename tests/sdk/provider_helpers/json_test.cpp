@@ -44,18 +44,9 @@ TEST(Json, DumpReplacesInvalidUtf8InsteadOfThrowing) {
 }
 
 TEST(Json, QuotedIsWhatDumpWritesForEveryText) {
-  const std::string texts[] = {"",
-                               "gpt-4o-mini",
-                               "svc-pro",
-                               "models/gemini-2.5-flash",
-                               "a\"b",
-                               "back\\slash",
-                               "tab\there",
-                               std::string("nul\0byte", 8),
-                               "del\x7f",
-                               "caf\xc3\xa9",
-                               "bad \xff utf-8",
-                               "~ and space"};
+  const std::string texts[] = {"",        "gpt-4o-mini", "svc-pro",        "models/gemini-2.5-flash",
+                               "a\"b",    "back\\slash", "tab\there",      std::string("nul\0byte", 8),
+                               "del\x7f", "caf\xc3\xa9", "bad \xff utf-8", "~ and space"};
   for (const auto& t : texts) EXPECT_EQ(json_quoted(t), dump(Json(t))) << t;
   for (int b = 0; b < 256; ++b) {
     const std::string t = "x" + std::string(1, static_cast<char>(b)) + "y";
