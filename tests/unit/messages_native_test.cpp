@@ -121,7 +121,8 @@ TEST(MessagesNativeAnswer, AFailureAfterTheStartIsAnErrorEvent) {
 chat::DoorRequest opened(const MessagesDoor& door, json body, bool native) {
   net::asio::io_context io;
   std::optional<std::variant<chat::DoorRequest, errors::ApiError>> result;
-  net::asio::co_spawn(io, door.open(std::move(body), 1, kNativeMsgRequestId, native),
+  const std::string text = body.dump();
+  net::asio::co_spawn(io, door.open(std::move(body), text, 1, kNativeMsgRequestId, native),
                       [&](std::exception_ptr e, std::variant<chat::DoorRequest, errors::ApiError> r) {
                         if (!e) result.emplace(std::move(r));
                       });
@@ -143,6 +144,7 @@ TEST(MessagesDoorShaper, WritesTheChatAnswerOrPassesTheNativeOneOn) {
   ASSERT_TRUE(req.shaper);
   ASSERT_TRUE(req.native.has_value());
   EXPECT_EQ(*req.native, body);
+  EXPECT_EQ(req.native_text, body.dump()) << "the body as sent: not serialised again";
   EXPECT_EQ(req.chat["stream"], true);
 
   // A chat attempt: the chat chunks become Anthropic's events.

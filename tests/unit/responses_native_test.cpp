@@ -62,6 +62,36 @@ TEST(NativeRequest, AContinuedConversationIsWrittenOutWithStoreFalseAndNoHostedT
   EXPECT_EQ(no_history["store"], false) << "store: false also when the client left it to its default";
 }
 
+// The text a native provider is sent without a serialisation reads as the
+// document native_request writes, or is not written at all.
+TEST(NativeRequest, ItsTextIsTheBodyAsSentWithStoreFalseOrNothing) {
+  struct Case {
+    std::string text;
+    bool written;
+  };
+  const std::vector<Case> cases = {
+      {R"({"model":"m","input":"hi","store":false})", true},
+      {R"( {"model":"m", "input":[{"role":"user","content":"a \"b\""}], "temperature":0.5} )", true},
+      {R"({"model":"m","input":"hi","store":true,"tools":[{"type":"function","name":"f"}]})", true},
+      {R"({"model":"m","input":"hi","store":null})", true},
+      {R"({"model":"m","input":"hi","tools":[{"type":"web_search"}]})", false},
+      {R"({"model":"m","input":"hi","previous_response_id":"resp_1"})", false},
+      {R"({"model":"m","input":"hi","previous_response_id":null})", false},
+      {R"({"model":"m","input":"hi","st\u006fre":true})", false},  // a key only a parse reads
+      {"\xEF\xBB\xBF{\"model\":\"m\",\"input\":\"hi\"}", false},    // a byte order mark
+  };
+  for (const auto& c : cases) {
+    const json body = json::parse(c.text);
+    const std::string text = native_request_text(c.text, body);
+    EXPECT_EQ(!text.empty(), c.written) << c.text;
+    if (text.empty()) continue;
+    EXPECT_EQ(json::parse(text), native_request(body, json())) << c.text;
+    if (const auto store = body.find("store"); store != body.end() && *store == false) {
+      EXPECT_EQ(text, c.text) << "nothing to change: the body as sent";
+    }
+  }
+}
+
 TEST(NativeRequest, AKeptTurnGoesBackAsItemsWithReasoningOnlyWhenSealed) {
   const json chat_input = json::array({{{"role", "user"}, {"content", "what is 6*7?"}}});
   const json response = {

@@ -57,6 +57,27 @@ std::size_t skip_value(std::string_view s, std::size_t i) {
 
 }  // namespace
 
+bool opens_object(std::string_view text) {
+  const std::size_t open = text.find_first_not_of(" \t\r\n");
+  return open != std::string_view::npos && text[open] == '{';
+}
+
+bool distinct_names(const std::vector<mgw_json_member>& members) {
+  if (members.size() <= 32) {
+    for (std::size_t a = 0; a < members.size(); ++a) {
+      for (std::size_t b = a + 1; b < members.size(); ++b) {
+        if (mgw::view(members[a].name) == mgw::view(members[b].name)) return false;
+      }
+    }
+    return true;
+  }
+  std::unordered_set<std::string_view> seen;
+  for (const auto& m : members) {
+    if (!seen.insert(mgw::view(m.name)).second) return false;
+  }
+  return true;
+}
+
 std::optional<std::vector<mgw_json_member>> index_members(std::string_view s) {
   // Not reserved ahead: the chat attempt keeps its index for the whole
   // upstream call (streams included), where each unused slot is 32 bytes.
@@ -91,19 +112,7 @@ std::optional<std::vector<mgw_json_member>> index_members(std::string_view s) {
     i = skip_value(s, i);
     out.push_back(mgw_json_member{mgw::str(key), mgw::str(s.substr(value_start, i - value_start))});
   }
-  // Distinct keys: a small body is checked pairwise, a large one with a set.
-  if (out.size() <= 32) {
-    for (std::size_t a = 0; a < out.size(); ++a) {
-      for (std::size_t b = a + 1; b < out.size(); ++b) {
-        if (mgw::view(out[a].name) == mgw::view(out[b].name)) return std::nullopt;
-      }
-    }
-  } else {
-    std::unordered_set<std::string_view> seen;
-    for (const auto& m : out) {
-      if (!seen.insert(mgw::view(m.name)).second) return std::nullopt;
-    }
-  }
+  if (!distinct_names(out)) return std::nullopt;
   return out;
 }
 

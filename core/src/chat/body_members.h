@@ -24,6 +24,13 @@ namespace modelgw::chat {
 // host's parse).
 std::optional<std::vector<mgw_json_member>> index_members(std::string_view object);
 
+// Whether `text` starts, after JSON whitespace, with '{' (no byte order mark
+// or anything else that a reader may refuse where a parser skipped it).
+bool opens_object(std::string_view text);
+
+// Whether no two of `members` share a name.
+bool distinct_names(const std::vector<mgw_json_member>& members);
+
 // The object of `members` without the members named in `drop`, each value's
 // text as written (for parameters dropped before a model that does not take
 // them: no parse, no re-serialisation).

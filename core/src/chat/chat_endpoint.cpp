@@ -89,7 +89,8 @@ net::Task<void> ChatEndpoint::exchange(http::ServerCall& call, Flow& flow, Outco
   // exchange, so a large body is not held twice while the call runs.
   req.doc = nlohmann::json();
   if (!flow.native_doc.is_null()) {
-    flow.native_text = util::json_text(flow.native_doc, flow.text.size());
+    // Serialised only when the door had no text of it, or the PII stage masked it.
+    if (flow.native_text.empty()) flow.native_text = util::json_text(flow.native_doc, flow.text.size());
     flow.native_doc = nlohmann::json();
   }
   const std::vector<mgw_header> forwarded = forwarded_client_headers(call, outcome.door);

@@ -85,7 +85,9 @@ class ChatEndpoint {
     const std::vector<const catalog::ModelRoute*>* candidates = nullptr;  // the alias's models
     Routing routing;
     // The door's own request for a provider that serves its API natively
-    // (DoorRequest::native), parsed until the PII stage, then as sent.
+    // (DoorRequest::native), parsed until the PII stage, then as sent: the
+    // door's text of it (DoorRequest::native_text) unless the stage masked
+    // it, else its serialisation.
     std::string_view native_operation;
     nlohmann::json native_doc;
     std::string native_text;

@@ -74,6 +74,10 @@ struct DoorRequest {
   // gateway keeps for itself. Only when open() was asked for it. The PII
   // stage scans and masks it as it does `chat`.
   std::optional<nlohmann::json> native;
+  // `native` as text, when the door could write it without serialising the
+  // document (the client's body as sent, or with one member set): sent
+  // unless the PII stage edits `native`. Empty: `native` is serialised.
+  std::string native_text;
 };
 
 class FrontDoor {
@@ -91,12 +95,14 @@ class FrontDoor {
   // What its body holds, for the message to a client that sent none
   // ("model and input").
   virtual std::string_view body_members() const = 0;
-  // The body as sent (parsed, not yet checked) -> the chat request, or the
-  // error that names the door's own parameter. `native`: a provider of the
+  // The body as sent (parsed, not yet checked; `text` is what it was parsed
+  // from) -> the chat request, or the error that names the door's own
+  // parameter. `native`: a provider of the
   // requested model serves operation() natively, so the door also writes
   // DoorRequest::native. On the call's loop; what it reads from storage (a
   // conversation continued) it reads off the loop.
   virtual net::Task<std::variant<DoorRequest, errors::ApiError>> open(nlohmann::json body,
+                                                                      std::string_view text,
                                                                       std::int64_t tenant_id,
                                                                       std::string_view request_id,
                                                                       bool native) const = 0;

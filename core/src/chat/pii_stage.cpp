@@ -108,6 +108,8 @@ bool ChatEndpoint::apply_pii_to_native(http::ServerCall& call, Flow& flow, const
                  outcome);
     return false;
   }
+  // The door's text of it is the body as sent: a masked document is sent instead.
+  if (verdict.changed) flow.native_text.clear();
   if (!verdict.rejection) return true;
   // The chat form holds the same text, so this is text only the native form
   // carries (an item the translation leaves out): blocked all the same.

@@ -97,8 +97,8 @@ net::Task<bool> ChatEndpoint::open_door(http::ServerCall& call, Flow& flow, Outc
     // chain serves. Named prompts are chat's alone.
     const std::string_view operation = outcome.door->operation();
     const bool native = served_natively(deps_.catalog, flow.doc, operation);
-    auto translated =
-        co_await outcome.door->open(std::move(flow.doc), outcome.row.tenant_id, call.request_id(), native);
+    auto translated = co_await outcome.door->open(std::move(flow.doc), flow.text, outcome.row.tenant_id,
+                                                  call.request_id(), native);
     if (auto* err = std::get_if<errors::ApiError>(&translated)) {
       answer_error(call, std::move(*err), outcome);
       co_return false;
@@ -112,6 +112,7 @@ net::Task<bool> ChatEndpoint::open_door(http::ServerCall& call, Flow& flow, Outc
     if (t.native) {
       flow.native_operation = operation;
       flow.native_doc = std::move(*t.native);
+      flow.native_text = std::move(t.native_text);
     }
     co_return true;
   }

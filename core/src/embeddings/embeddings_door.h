@@ -17,6 +17,7 @@ class EmbeddingsDoor final : public chat::FrontDoor {
   std::string_view body_members() const override { return "model and input"; }
   // Not used: this door's chain reads its body itself.
   net::Task<std::variant<chat::DoorRequest, errors::ApiError>> open(nlohmann::json /*body*/,
+                                                                    std::string_view /*text*/,
                                                                     std::int64_t /*tenant_id*/,
                                                                     std::string_view /*request_id*/,
                                                                     bool /*native*/) const override {

@@ -33,8 +33,8 @@ net::Task<void> ChatEndpoint::serve_count_tokens(http::ServerCall& call, Outcome
   if (!admit(call, outcome)) co_return;
   if (!read_headers(call, flow, outcome)) co_return;
   if (!read_body(call, flow, outcome)) co_return;
-  auto opened =
-      co_await outcome.door->open(std::move(flow.doc), outcome.row.tenant_id, call.request_id(), true);
+  auto opened = co_await outcome.door->open(std::move(flow.doc), flow.text, outcome.row.tenant_id,
+                                            call.request_id(), true);
   if (auto* err = std::get_if<errors::ApiError>(&opened)) {
     answer_error(call, std::move(*err), outcome);
     co_return;

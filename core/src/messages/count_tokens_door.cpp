@@ -3,7 +3,8 @@
 namespace modelgw::messages {
 
 net::Task<std::variant<chat::DoorRequest, errors::ApiError>> CountTokensDoor::open(
-    nlohmann::json body, std::int64_t /*tenant_id*/, std::string_view /*request_id*/, bool native) const {
+    nlohmann::json body, std::string_view /*text*/, std::int64_t /*tenant_id*/,
+    std::string_view /*request_id*/, bool native) const {
   std::optional<nlohmann::json> original;
   if (native) original = body;
   auto translated = count_tokens_request(std::move(body));

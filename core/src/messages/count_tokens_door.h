@@ -17,6 +17,7 @@ class CountTokensDoor final : public chat::FrontDoor {
   std::string_view operation() const override { return "count_tokens"; }
   std::string_view body_members() const override { return "model and messages"; }
   net::Task<std::variant<chat::DoorRequest, errors::ApiError>> open(nlohmann::json body,
+                                                                    std::string_view text,
                                                                     std::int64_t tenant_id,
                                                                     std::string_view request_id,
                                                                     bool native) const override;

@@ -1,5 +1,6 @@
 #include "messages/messages_door.h"
 
+#include "chat/body_members.h"
 #include "logging/request_log.h"
 #include "messages/message_events.h"
 #include "messages/message_object.h"
@@ -71,6 +72,7 @@ class MessagesShaper final : public chat::AnswerShaper {
 }  // namespace
 
 net::Task<std::variant<chat::DoorRequest, errors::ApiError>> MessagesDoor::open(nlohmann::json body,
+                                                                                std::string_view text,
                                                                                 std::int64_t /*tenant_id*/,
                                                                                 std::string_view request_id,
                                                                                 bool native) const {
@@ -83,7 +85,11 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> MessagesDoor::open(
   chat::DoorRequest out;
   out.shaper = std::make_unique<MessagesShaper>(std::move(t.alias), std::string(request_id));
   out.chat = std::move(t.chat);
-  if (original) out.native = native_request(std::move(*original));
+  if (original) {
+    out.native = native_request(std::move(*original));
+    // The native request is the body as sent: no serialisation of it.
+    if (chat::opens_object(text)) out.native_text = text;
+  }
   co_return out;
 }
 

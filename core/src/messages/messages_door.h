@@ -19,6 +19,7 @@ class MessagesDoor final : public chat::FrontDoor {
   std::string_view operation() const override { return "messages"; }
   std::string_view body_members() const override { return "model, max_tokens and messages"; }
   net::Task<std::variant<chat::DoorRequest, errors::ApiError>> open(nlohmann::json body,
+                                                                    std::string_view text,
                                                                     std::int64_t tenant_id,
                                                                     std::string_view request_id,
                                                                     bool native) const override;

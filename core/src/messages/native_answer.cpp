@@ -1,8 +1,7 @@
 #include "messages/native_answer.h"
 
-#include "chat/body_members.h"
+#include "chat/answer_members.h"
 #include "errors/anthropic_error.h"
-#include "util/json_dom.h"
 #include "util/json_write.h"
 
 #include <nlohmann/json.hpp>
@@ -22,21 +21,14 @@ std::string_view written_value(const std::vector<mgw_json_member>& members, std:
   return {};
 }
 
-bool is_json_object(std::string_view text) {
-  const auto open = text.find_first_not_of(" \t\r\n");
-  return open != std::string_view::npos && text[open] == '{' && util::is_json(text);
-}
-
-// `object` (a JSON object's text) with "request_id" as its first member and
-// any request_id it had left out; nullopt when its members cannot be read
-// by a scan (an escaped or repeated key: the caller parses it instead).
-std::optional<std::string> with_request_id(std::string_view object, std::string_view request_id) {
-  const auto members = chat::index_members(object);
-  if (!members) return std::nullopt;
+// `object` (a JSON object's text, whose `members` these are) with
+// "request_id" as its first member and any request_id it had left out.
+std::string with_request_id(std::string_view object, const std::vector<mgw_json_member>& members,
+                            std::string_view request_id) {
   std::string out;
   out.reserve(object.size() + request_id.size() + 20);
   out.append("{\"request_id\":\"").append(request_id).append("\"");
-  for (const auto& m : *members) {
+  for (const auto& m : members) {
     const std::string_view name(m.name.ptr, m.name.len);
     if (name == "request_id") continue;
     out.append(",\"").append(name).append("\":").append(m.value.ptr, m.value.len);
@@ -56,10 +48,12 @@ std::string parsed_with_request_id(std::string_view object, std::string_view req
 }  // namespace
 
 std::optional<std::string> NativeMessageAnswer::whole(std::string_view message_object) const {
-  if (!is_json_object(message_object)) return std::nullopt;
-  if (const auto members = chat::index_members(message_object)) {
+  bool object = false;
+  const auto members = chat::index_checked_object(message_object, object);
+  if (!object) return std::nullopt;
+  if (members) {
     if (written_value(*members, "type") != "\"message\"") return std::nullopt;
-    return with_request_id(message_object, request_id_);
+    return with_request_id(message_object, *members, request_id_);
   }
   const json doc = json::parse(message_object, nullptr, false);
   const auto type = doc.find("type");
@@ -68,9 +62,10 @@ std::optional<std::string> NativeMessageAnswer::whole(std::string_view message_o
 }
 
 bool NativeMessageAnswer::event(std::string_view data, std::string& out) {
-  if (!is_json_object(data)) return false;
+  bool object = false;
+  const auto members = chat::index_checked_object(data, object);
+  if (!object) return false;
   std::string type;
-  const auto members = chat::index_members(data);
   if (members) {
     const std::string_view written = written_value(*members, "type");
     if (written.size() < 3 || written.front() != '"') return false;
@@ -90,9 +85,8 @@ bool NativeMessageAnswer::event(std::string_view data, std::string& out) {
   // between tokens may be a line break, which would end the data: line.
   const bool one_line = data.find_first_of("\r\n") == std::string_view::npos;
   if (type == "message_start") {
-    std::optional<std::string> spliced;
-    if (one_line) spliced = with_request_id(data, request_id_);
-    out.append(spliced ? *spliced : parsed_with_request_id(data, request_id_));
+    out.append(one_line && members ? with_request_id(data, *members, request_id_)
+                                   : parsed_with_request_id(data, request_id_));
   } else if (one_line) {
     out.append(data);
   } else {

@@ -1,9 +1,8 @@
 #include "responses/native_answer.h"
 
-#include "chat/body_members.h"
+#include "chat/answer_members.h"
 #include "responses/response_events.h"
 #include "responses/response_object.h"
-#include "util/json_dom.h"
 #include "util/json_write.h"
 
 #include <initializer_list>
@@ -14,18 +13,6 @@ namespace modelgw::responses {
 using json = nlohmann::json;
 
 namespace {
-
-// The top-level members of `text` when it is a JSON object whose keys index
-// cleanly (chat/body_members.h), so it can be rewritten by splicing: a
-// validating scan allocates nothing per value, where a parse and a dump
-// would build and walk the whole tree. nullopt: parse it instead (or it is
-// not an object at all: `object` says which).
-std::optional<std::vector<mgw_json_member>> members_of(std::string_view text, bool& object) {
-  const auto open = text.find_first_not_of(" \t\r\n");
-  object = open != std::string_view::npos && text[open] == '{' && util::is_json(text);
-  if (!object) return std::nullopt;
-  return chat::index_members(text);
-}
 
 std::string_view value_of(const std::vector<mgw_json_member>& members, std::string_view name) {
   for (const auto& m : members) {
@@ -87,7 +74,7 @@ void NativeAnswer::append_echo(std::string& out, const std::vector<mgw_json_memb
 
 std::optional<std::string> NativeAnswer::whole(std::string_view response_object) {
   bool object = false;
-  const auto members = members_of(response_object, object);
+  const auto members = chat::index_checked_object(response_object, object);
   if (!object) return std::nullopt;
   if (members) {
     if (value_of(*members, "object") != "\"response\"") return std::nullopt;
@@ -121,7 +108,7 @@ void NativeAnswer::append(std::string_view type, json& data, std::string& out) {
 
 bool NativeAnswer::event(std::string_view data, std::string& out) {
   bool object = false;
-  const auto members = members_of(data, object);
+  const auto members = chat::index_checked_object(data, object);
   if (!object) return false;
   // The data must be one line: whitespace between a vendor's tokens may be a
   // CR or LF, which would end the data: line; such an event is written

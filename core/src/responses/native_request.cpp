@@ -1,5 +1,7 @@
 #include "responses/native_request.h"
 
+#include "chat/body_members.h"
+
 #include "responses/response_object.h"
 #include "responses/responses_request.h"
 
@@ -32,6 +34,22 @@ json native_request(json body, json history) {
   }
   input = std::move(history);
   return body;
+}
+
+std::string native_request_text(std::string_view text, const json& body) {
+  if (!chat::opens_object(text) || body.contains("previous_response_id")) return {};
+  if (const auto tools = body.find("tools"); tools != body.end() && tools->is_array()) {
+    for (const auto& tool : *tools) {
+      const auto type = tool.is_object() ? tool.find("type") : tool.end();
+      if (type != tool.end() && type->is_string() && is_hosted_tool(type->get_ref<const std::string&>()))
+        return {};
+    }
+  }
+  if (const auto store = body.find("store");
+      store != body.end() && store->is_boolean() && !store->get<bool>())
+    return std::string(text);
+  auto stored_false = chat::with_member(text, "store", "false");
+  return stored_false ? std::move(*stored_false) : std::string();
 }
 
 void append_turn_items(json& items, const json& chat_input, const json& response_object) {

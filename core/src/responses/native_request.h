@@ -8,11 +8,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <string_view>
+
 namespace modelgw::responses {
 
 // `body`: the client's request, already checked by translate_request.
 // `history`: the input items of the conversation it continues (empty: none).
 nlohmann::json native_request(nlohmann::json body, nlohmann::json history);
+
+// native_request(body, none) as text, from `text` (what `body` was parsed
+// from): the body as sent with `store` false, when it continues no
+// conversation and names no hosted tool (nothing else to change); empty
+// otherwise, or when the member cannot be set by splicing.
+std::string native_request_text(std::string_view text, const nlohmann::json& body);
 
 // Appends one kept turn to `items` as a native request's input: its input
 // (the chat messages it was sent as) and its response's output items. An

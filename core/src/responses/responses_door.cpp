@@ -117,6 +117,7 @@ class Shaper final : public chat::AnswerShaper {
 }  // namespace
 
 net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open(nlohmann::json body,
+                                                                                 std::string_view text,
                                                                                  std::int64_t tenant_id,
                                                                                  std::string_view request_id,
                                                                                  bool native) const {
@@ -152,7 +153,10 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open
   }
   out.shaper = std::move(shaper);
   out.chat = std::move(t.chat);
-  if (original) out.native = native_request(std::move(*original), std::move(history_items));
+  if (original) {
+    out.native_text = native_request_text(text, *original);
+    out.native = native_request(std::move(*original), std::move(history_items));
+  }
   co_return out;
 }
 

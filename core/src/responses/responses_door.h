@@ -23,6 +23,7 @@ class ResponsesDoor final : public chat::FrontDoor {
   std::string_view operation() const override { return "responses"; }
   std::string_view body_members() const override { return "model and input"; }
   net::Task<std::variant<chat::DoorRequest, errors::ApiError>> open(nlohmann::json body,
+                                                                    std::string_view text,
                                                                     std::int64_t tenant_id,
                                                                     std::string_view request_id,
                                                                     bool native) const override;
