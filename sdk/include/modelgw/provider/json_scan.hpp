@@ -189,10 +189,12 @@ inline std::size_t value_end(std::string_view s, std::size_t i,
   const char c = s[i];
   if (c == '"') return string_end(s, i);
   if (c == '-' || detail::is_digit(c)) return number_end(s, i);
-  for (std::string_view word :
-       {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
-    if (s.substr(i, word.size()) == word) return i + word.size();
-  }
+  // A literal is known by its first byte: no word is tried on a container.
+  const std::string_view word = c == 't'   ? std::string_view("true")
+                                : c == 'f' ? std::string_view("false")
+                                : c == 'n' ? std::string_view("null")
+                                           : std::string_view();
+  if (!word.empty()) return s.substr(i, word.size()) == word ? i + word.size() : std::string_view::npos;
   if (c != '{' && c != '[') return std::string_view::npos;
   if (depth_left == 0) return std::string_view::npos;
   const bool object = c == '{';
