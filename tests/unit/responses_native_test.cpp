@@ -4,6 +4,7 @@
 // answer passed on under the gateway's id, store and request_id.
 #include "responses/native_answer.h"
 #include "responses/native_request.h"
+#include "responses/responses_request.h"
 
 #include <gtest/gtest.h>
 
@@ -229,6 +230,42 @@ TEST(NativeAnswer, SplicedAndParsedRewritesAgree) {
   EXPECT_FALSE(spliced.whole(R"({"object":"response",)")) << "not JSON";
   EXPECT_FALSE(spliced.event(R"({"type":"x",)", a)) << "not JSON";
   EXPECT_FALSE(spliced.event(R"({"type":1})", a)) << "a type that is not a string";
+}
+
+// A translated request's echo (the API's defaults, some replaced by the
+// request's own values) fills what the vendor's object leaves out, each
+// value as the request gave it, spliced or parsed alike.
+TEST(NativeAnswer, TheEchoFillsWhatTheVendorLeftOutWithTheRequestsOwnValues) {
+  json echo = echo_defaults();
+  echo["temperature"] = 0.25;
+  echo["metadata"] = {{"k", "v"}};
+  echo["text"] = {{"format", {{"type", "json_object"}}}};
+  echo["instructions"] = "be brief";
+  NativeAnswer spliced(echo, kNativeRequestId);
+  NativeAnswer parsed(echo, kNativeRequestId);
+  const std::string vendor = R"({"id":"resp_v","object":"response","status":"completed","top_p":0.5,)"
+                             R"("tools":[{"type":"function","name":"f"}],"output":[]})";
+  std::string escaped = vendor;
+  escaped.replace(escaped.find("\"status\""), 8, "\"st\\u0061tus\"");
+  const auto wa = spliced.whole(vendor), wb = parsed.whole(escaped);
+  ASSERT_TRUE(wa);
+  ASSERT_TRUE(wb);
+  const json a = json::parse(*wa);
+  EXPECT_EQ(a, json::parse(*wb));
+  EXPECT_EQ(a["temperature"], 0.25);
+  EXPECT_EQ(a["metadata"], json({{"k", "v"}}));
+  EXPECT_EQ(a["text"]["format"]["type"], "json_object");
+  EXPECT_EQ(a["instructions"], "be brief");
+  EXPECT_EQ(a["top_p"], 0.5) << "the vendor's own value stays";
+  EXPECT_EQ(a["tools"].size(), 1u);
+  EXPECT_EQ(a["truncation"], "disabled") << "a default the request left alone";
+  EXPECT_EQ(a["reasoning"], json({{"effort", nullptr}, {"summary", nullptr}}));
+  EXPECT_EQ(a["parallel_tool_calls"], true);
+  EXPECT_EQ(a["max_output_tokens"], nullptr);
+  for (const auto& [key, value] : echo.items()) {
+    if (key != "store") EXPECT_TRUE(a.contains(key)) << key;
+  }
+  EXPECT_EQ((*wa).find("\"temperature\":0.25"), (*wa).rfind("\"temperature\"")) << "each member once";
 }
 
 // Found by the responses_native fuzz target: JSON whitespace between a

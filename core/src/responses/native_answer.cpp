@@ -3,8 +3,11 @@
 #include "chat/answer_members.h"
 #include "responses/response_events.h"
 #include "responses/response_object.h"
+#include "responses/responses_request.h"
 #include "util/json_write.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <vector>
 
@@ -38,6 +41,26 @@ void append_members(std::string& out, const std::vector<mgw_json_member>& member
 
 const json kNoEcho = json::object();
 
+// Each of echo_defaults() as a member written after another
+// (,"name":value), in its order: most of a response's echo is these.
+struct DefaultMember {
+  std::string_view name;
+  const json* value;
+  std::string text;
+};
+const std::vector<DefaultMember>& default_members() {
+  static const std::vector<DefaultMember> members = [] {
+    std::vector<DefaultMember> out;
+    for (const auto& [name, value] : echo_defaults().get_ref<const json::object_t&>()) {
+      std::string text = ",\"" + name + "\":";
+      util::append_json(text, value);
+      out.push_back({name, &value, std::move(text)});
+    }
+    return out;
+  }();
+  return members;
+}
+
 }  // namespace
 
 NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
@@ -65,9 +88,38 @@ void NativeAnswer::own(json& response) const {
 }
 
 void NativeAnswer::append_echo(std::string& out, const std::vector<mgw_json_member>& members) const {
-  for (const auto& [key, value] : echo_->items()) {
-    if (key == "store" || key == "previous_response_id" || !value_of(members, key).empty()) continue;
-    out.append(",\"").append(key).append("\":");
+  const auto& defaults = default_members();
+  // Which defaults the vendor's object writes itself: a name is compared
+  // only with the names of its length and first byte.
+  std::uint64_t written = 0;
+  const std::size_t marked = std::min<std::size_t>(defaults.size(), 64);
+  for (const auto& m : members) {
+    for (std::size_t i = 0; i < marked; ++i) {
+      const std::string_view name = defaults[i].name;
+      if (name.size() == m.name.len && name[0] == m.name.ptr[0] &&
+          name == std::string_view(m.name.ptr, m.name.len))
+        written |= std::uint64_t{1} << i;
+    }
+  }
+  // The echo holds the defaults' names (translate_request starts it from
+  // them), both sorted: walked alongside.
+  std::size_t i = 0;
+  for (const auto& [name, value] : echo_->get_ref<const json::object_t&>()) {
+    if (name == "store" || name == "previous_response_id") continue;
+    while (i < defaults.size() && defaults[i].name < name) ++i;
+    const bool known = i < marked && defaults[i].name == name;
+    if (known && (written & (std::uint64_t{1} << i)) != 0) continue;
+    if (!known && std::any_of(members.begin(), members.end(), [&](const mgw_json_member& m) {
+          return std::string_view(m.name.ptr, m.name.len) == name;
+        }))
+      continue;
+    // (A default is a scalar or a small container: a value that is not
+    // differs in type or size, which the comparison looks at first.)
+    if (known && value == *defaults[i].value) {
+      out.append(defaults[i].text);  // the request left it to its default
+      continue;
+    }
+    out.append(",\"").append(name).append("\":");
     util::append_json(out, value);
   }
 }

@@ -9,6 +9,28 @@
 #include <vector>
 
 namespace modelgw::responses {
+
+const nlohmann::json& echo_defaults() {
+  // Built once: a copy of a built document is a fraction of the cost of
+  // nlohmann's nested initializer lists, on every request of this door.
+  static const nlohmann::json defaults =
+      nlohmann::json{{"instructions", nullptr},
+                     {"max_output_tokens", nullptr},
+                     {"metadata", nlohmann::json::object()},
+                     {"parallel_tool_calls", true},
+                     {"previous_response_id", nullptr},
+                     {"reasoning", {{"effort", nullptr}, {"summary", nullptr}}},
+                     {"store", false},
+                     {"temperature", 1.0},
+                     {"text", {{"format", {{"type", "text"}}}}},
+                     {"tool_choice", "auto"},
+                     {"tools", nlohmann::json::array()},
+                     {"top_p", 1.0},
+                     {"truncation", "disabled"},
+                     {"user", nullptr}};
+  return defaults;
+}
+
 namespace {
 
 using nlohmann::json;
@@ -327,28 +349,6 @@ json chat_response_format(const json& text, json& echo_text) {
   }
   refuse("invalid_parameter", "'text.format.type' must be text, json_object or json_schema",
          "text.format.type");
-}
-
-// The response object's request members as OpenAI gives them when the
-// request leaves them out; the request's own values replace them below.
-// Built once: a copy of a built document is a fraction of the cost of
-// nlohmann's nested initializer lists, on every request of this door.
-const json& echo_defaults() {
-  static const json defaults = json{{"instructions", nullptr},
-                                    {"max_output_tokens", nullptr},
-                                    {"metadata", json::object()},
-                                    {"parallel_tool_calls", true},
-                                    {"previous_response_id", nullptr},
-                                    {"reasoning", {{"effort", nullptr}, {"summary", nullptr}}},
-                                    {"store", false},
-                                    {"temperature", 1.0},
-                                    {"text", {{"format", {{"type", "text"}}}}},
-                                    {"tool_choice", "auto"},
-                                    {"tools", json::array()},
-                                    {"top_p", 1.0},
-                                    {"truncation", "disabled"},
-                                    {"user", nullptr}};
-  return defaults;
 }
 
 TranslatedRequest translate(json body, TranslateOptions options) {

@@ -36,6 +36,10 @@ struct TranslatedRequest {
   std::vector<std::string> dropped_tools;  // hosted tools left out (their types)
 };
 
+// The response object's request members as OpenAI gives them when the
+// request leaves them out (TranslatedRequest::echo starts from these).
+const nlohmann::json& echo_defaults();
+
 // Between a namespace's name and its function's in the chat form's function
 // name (OpenAI's function names take [A-Za-z0-9_-]).
 inline constexpr std::string_view kNamespaceSeparator = "__";
