@@ -62,9 +62,9 @@ TEST(AnswerMembers, NestingPastTheScanIsJudgedByTheParser) {
 }
 
 TEST(AnswerMembers, WhatIsNotOneObjectIsRefused) {
-  for (const std::string text : {"", " ", "[]", "\"s\"", "null", "{", "{}{}", R"({"a":1,})", R"({"a":01})",
-                                 R"({"a":"\x"})", "{\"a\":\"\x80\"}", "{\"a\":\"\x01\"}", R"({"a" 1})",
-                                 R"({'a':1})", R"({"a":tru})", "{\"a\":1} x"}) {
+  for (const std::string text :
+       {"", " ", "[]", "\"s\"", "null", "{", "{}{}", R"({"a":1,})", R"({"a":01})", R"({"a":"\x"})",
+        "{\"a\":\"\x80\"}", "{\"a\":\"\x01\"}", R"({"a" 1})", R"({'a':1})", R"({"a":tru})", "{\"a\":1} x"}) {
     bool object = true;
     EXPECT_FALSE(index_checked_object(text, object).has_value()) << text;
     EXPECT_FALSE(object) << text;

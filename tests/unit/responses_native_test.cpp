@@ -79,7 +79,7 @@ TEST(NativeRequest, ItsTextIsTheBodyAsSentWithStoreFalseOrNothing) {
       {R"({"model":"m","input":"hi","previous_response_id":"resp_1"})", false},
       {R"({"model":"m","input":"hi","previous_response_id":null})", false},
       {R"({"model":"m","input":"hi","st\u006fre":true})", false},  // a key only a parse reads
-      {"\xEF\xBB\xBF{\"model\":\"m\",\"input\":\"hi\"}", false},    // a byte order mark
+      {"\xEF\xBB\xBF{\"model\":\"m\",\"input\":\"hi\"}", false},   // a byte order mark
   };
   for (const auto& c : cases) {
     const json body = json::parse(c.text);

@@ -61,6 +61,34 @@ TEST(ResponsesRequestTest, MembersMapToTheirChatCounterparts) {
   EXPECT_EQ(t.echo["store"], false) << "nothing is stored, so the response says so";
 }
 
+// The echo holds what the request gave; read over the API's defaults it is
+// every member a response repeats, as OpenAI's response objects repeat them.
+TEST(ResponsesRequestTest, TheEchoIsTheRequestsOwnValuesOverTheApisDefaults) {
+  const auto plain = translate_request(json{{"model", "m"}, {"input", "x"}}, TranslateOptions{false});
+  ASSERT_TRUE(std::holds_alternative<TranslatedRequest>(plain));
+  const json& echo = std::get<TranslatedRequest>(plain).echo;
+  EXPECT_EQ(echo, json({{"store", false}})) << "no copy of the defaults per request";
+  json expected = echo_defaults();
+  expected["store"] = false;
+  EXPECT_EQ(full_echo(echo), expected);
+
+  const auto given = translate_request(json{{"model", "m"},
+                                            {"input", "x"},
+                                            {"temperature", 0.5},
+                                            {"metadata", {{"k", "v"}}},
+                                            {"reasoning", {{"effort", "high"}}}},
+                                       TranslateOptions{false});
+  ASSERT_TRUE(std::holds_alternative<TranslatedRequest>(given));
+  const json full = full_echo(std::get<TranslatedRequest>(given).echo);
+  EXPECT_EQ(full["temperature"], 0.5);
+  EXPECT_EQ(full["metadata"], json({{"k", "v"}}));
+  EXPECT_EQ(full["reasoning"], json({{"effort", "high"}, {"summary", nullptr}}))
+      << "the default's other member stays";
+  EXPECT_EQ(full["top_p"], 1.0);
+  EXPECT_EQ(full["truncation"], "disabled");
+  EXPECT_EQ(full.size(), echo_defaults().size());
+}
+
 TEST(ResponsesRequestTest, StoreIsOpenAIsDefaultWhereResponsesAreKept) {
   auto kept = translate_request(json{{"model", "m"}, {"input", "x"}, {"previous_response_id", "resp_1"}},
                                 TranslateOptions{true});

@@ -47,7 +47,7 @@ const std::string& text_at(const json& v, const std::string& param) {
 const json& object_at(const json& v, const std::string& param) {
   return expect(v, v.is_object(), param, "an object");
 }
-const json* member_of(const json& object, const char* key) {
+const json* member_of(const json& object, std::string_view key) {
   const auto it = object.find(key);
   return it == object.end() || it->is_null() ? nullptr : &*it;
 }

@@ -79,8 +79,14 @@ NativeAnswer::NativeAnswer(const json& echo, std::string request_id)
 }
 
 void NativeAnswer::own(json& response) const {
-  for (const auto& [key, value] : echo_->items()) {
-    if (!response.contains(key)) response[key] = value;
+  const auto& mine = echo_->get_ref<const json::object_t&>();
+  for (const auto& [key, fallback] : echo_defaults().get_ref<const json::object_t&>()) {
+    if (response.contains(key)) continue;
+    const auto given = mine.find(key);
+    response[key] = given != mine.end() ? given->second : fallback;
+  }
+  for (const auto& [key, value] : mine) {
+    if (!response.contains(key)) response[key] = value;  // one without a default
   }
   response["id"] = id_;
   response["store"] = store_;
@@ -101,24 +107,29 @@ void NativeAnswer::append_echo(std::string& out, const std::vector<mgw_json_memb
         written |= std::uint64_t{1} << i;
     }
   }
-  // The echo holds the defaults' names (translate_request starts it from
-  // them), both sorted: walked alongside.
-  std::size_t i = 0;
-  for (const auto& [name, value] : echo_->get_ref<const json::object_t&>()) {
-    if (name == "store" || name == "previous_response_id") continue;
-    while (i < defaults.size() && defaults[i].name < name) ++i;
-    const bool known = i < marked && defaults[i].name == name;
-    if (known && (written & (std::uint64_t{1} << i)) != 0) continue;
-    if (!known && std::any_of(members.begin(), members.end(), [&](const mgw_json_member& m) {
-          return std::string_view(m.name.ptr, m.name.len) == name;
-        }))
-      continue;
-    // (A default is a scalar or a small container: a value that is not
-    // differs in type or size, which the comparison looks at first.)
-    if (known && value == *defaults[i].value) {
+  auto vendor_wrote = [&](std::string_view name) {
+    return std::any_of(members.begin(), members.end(), [&](const mgw_json_member& m) {
+      return std::string_view(m.name.ptr, m.name.len) == name;
+    });
+  };
+  const auto& mine = echo_->get_ref<const json::object_t&>();
+  for (std::size_t i = 0; i < defaults.size(); ++i) {
+    const std::string_view name = defaults[i].name;
+    if (name == "store" || name == "previous_response_id") continue;  // owned_members_
+    if (i < marked ? (written & (std::uint64_t{1} << i)) != 0 : vendor_wrote(name)) continue;
+    const auto given = mine.find(name);
+    if (given == mine.end() || given->second == *defaults[i].value) {
       out.append(defaults[i].text);  // the request left it to its default
-      continue;
+    } else {
+      out.append(",\"").append(name).append("\":");
+      util::append_json(out, given->second);
     }
+  }
+  // A member the echo holds without a default (none today) goes as given.
+  for (const auto& [name, value] : mine) {
+    if (name == "store" || name == "previous_response_id" || echo_defaults().contains(name) ||
+        vendor_wrote(name))
+      continue;
     out.append(",\"").append(name).append("\":");
     util::append_json(out, value);
   }

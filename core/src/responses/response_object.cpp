@@ -90,7 +90,7 @@ json responses_usage(const json& chat_usage) {
 
 json response_skeleton(const json& echo, std::string_view request_id, std::int64_t created_at,
                        std::string_view model, std::string_view status) {
-  json r = echo;
+  json r = full_echo(echo);
   r["id"] = response_id(request_id);
   r["object"] = "response";
   r["created_at"] = created_at;

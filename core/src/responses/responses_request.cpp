@@ -31,6 +31,14 @@ const nlohmann::json& echo_defaults() {
   return defaults;
 }
 
+nlohmann::json full_echo(const nlohmann::json& echo) {
+  nlohmann::json full = echo_defaults();
+  if (echo.is_object()) {
+    for (const auto& [name, value] : echo.get_ref<const nlohmann::json::object_t&>()) full[name] = value;
+  }
+  return full;
+}
+
 namespace {
 
 using nlohmann::json;
@@ -364,7 +372,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   json& chat = out.chat;
   json& echo = out.echo;
   chat = json::object();
-  echo = echo_defaults();
+  echo = json::object();  // the request's own values: full_echo() adds the defaults
 
   const auto model = body.find("model");
   if (model == body.end())
@@ -423,10 +431,13 @@ TranslatedRequest translate(json body, TranslateOptions options) {
     require(*v, v->is_object(), "reasoning", "an object");
     if (const auto effort = v->find("effort"); effort != v->end() && !effort->is_null()) {
       chat["reasoning_effort"] = string_at(*effort, "reasoning.effort");
+      if (!echo.contains("reasoning")) echo["reasoning"] = echo_defaults().at("reasoning");
       echo["reasoning"]["effort"] = *effort;
     }
-    if (const auto summary = v->find("summary"); summary != v->end() && !summary->is_null())
+    if (const auto summary = v->find("summary"); summary != v->end() && !summary->is_null()) {
+      if (!echo.contains("reasoning")) echo["reasoning"] = echo_defaults().at("reasoning");
       echo["reasoning"]["summary"] = string_at(*summary, "reasoning.summary");
+    }
   }
   if (const auto v = body.find("metadata"); v != body.end() && !v->is_null()) {
     require(*v, v->is_object(), "metadata", "an object of strings");

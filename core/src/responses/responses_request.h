@@ -25,10 +25,12 @@ struct TranslateOptions {
 
 struct TranslatedRequest {
   nlohmann::json chat;  // a chat completions body
-  // What the response object repeats of the request, with the API's
-  // defaults filled in (instructions, max_output_tokens, metadata,
-  // parallel_tool_calls, previous_response_id, reasoning, store, temperature,
-  // text, tool_choice, tools, top_p, truncation, user).
+  // What the response object repeats of the request (instructions,
+  // max_output_tokens, metadata, parallel_tool_calls, previous_response_id,
+  // reasoning, store, temperature, text, tool_choice, tools, top_p,
+  // truncation, user): the values the request gave (and store, always), to
+  // be read over echo_defaults() (full_echo). Not a copy of the defaults on
+  // every request: they are most of it.
   nlohmann::json echo;
   bool store = false;                      // keep the answered turn
   std::string previous_response_id;        // the conversation it continues; empty: none
@@ -37,8 +39,11 @@ struct TranslatedRequest {
 };
 
 // The response object's request members as OpenAI gives them when the
-// request leaves them out (TranslatedRequest::echo starts from these).
+// request leaves them out.
 const nlohmann::json& echo_defaults();
+// `echo` (TranslatedRequest::echo) over echo_defaults(): every member the
+// response repeats.
+nlohmann::json full_echo(const nlohmann::json& echo);
 
 // Between a namespace's name and its function's in the chat form's function
 // name (OpenAI's function names take [A-Za-z0-9_-]).
