@@ -2,6 +2,7 @@
 
 #include "util/json_body.h"
 #include "util/json_write.h"
+#include "util/known_members.h"
 
 #include <array>
 #include <cstdint>
@@ -51,6 +52,10 @@ const json* member_of(const json& object, std::string_view key) {
   const auto it = object.find(key);
   return it == object.end() || it->is_null() ? nullptr : &*it;
 }
+// A member as member_of reads it: nullptr when absent or null.
+const json* present(const json* given) {
+  return given == nullptr || given->is_null() ? nullptr : given;
+}
 // `at`: the object's path ("" for the body itself).
 const json& required_member(const json& object, const char* key, const std::string& at) {
   const json* v = member_of(object, key);
@@ -84,6 +89,8 @@ constexpr std::array<std::string_view, 21> kMessagesMembers = {"model",
                                                                "output_format",
                                                                "cache_control",
                                                                "inference_geo"};
+// The body's members, found by their place in kMessagesMembers.
+using Given = util::KnownMembers<kMessagesMembers>;
 
 constexpr std::array<std::string_view, 4> kImageTypes = {"image/jpeg", "image/png", "image/gif",
                                                          "image/webp"};
@@ -368,8 +375,7 @@ void apply_tool_choice(const json& choice, json& chat) {
 }
 
 // A number in [lo, hi], as Anthropic bounds its sampling parameters.
-void bounded_number(const json& body, const char* key, double lo, double hi, json& chat) {
-  const json* v = member_of(body, key);
+void bounded_number(const json* v, const char* key, double lo, double hi, json& chat) {
   if (v == nullptr) return;
   expect(*v, v->is_number(), key, "a valid number");
   const double d = v->get<double>();
@@ -418,10 +424,10 @@ void apply_thinking(const json& thinking, const std::optional<std::int64_t>& max
 
 // output_config ({effort, format}) and the beta output_format: the answer's
 // effort and its JSON schema.
-void apply_output_config(const json& body, json& chat) {
+void apply_output_config(const Given& given, json& chat) {
   const json* format = nullptr;
   std::string format_at;
-  if (const json* config = member_of(body, "output_config")) {
+  if (const json* config = present(given["output_config"])) {
     object_at(*config, "output_config");
     if (const json* effort = member_of(*config, "effort")) {
       const std::string& e = text_at(*effort, "output_config.effort");
@@ -432,7 +438,7 @@ void apply_output_config(const json& body, json& chat) {
     }
     if ((format = member_of(*config, "format")) != nullptr) format_at = "output_config.format";
   }
-  if (const json* beta = member_of(body, "output_format")) {
+  if (const json* beta = present(given["output_format"])) {
     format = beta;
     format_at = "output_format";
   }
@@ -448,22 +454,21 @@ void apply_output_config(const json& body, json& chat) {
 }
 
 TranslatedMessages translate(const json& body, MessagesOptions options) {
-  for (const auto& [name, value] : body.items()) {
-    bool known = false;
-    for (auto k : kMessagesMembers) known = known || name == k;
-    if (!known) {
-      reject("unknown_parameter", errors::input_excerpt(name) + ": Extra inputs are not permitted",
-             errors::input_excerpt(name));
-    }
+  const Given given(body);
+  if (const std::string* name = given.unknown()) {
+    reject("unknown_parameter", errors::input_excerpt(*name) + ": Extra inputs are not permitted",
+           errors::input_excerpt(*name));
   }
   TranslatedMessages out;
   json& chat = out.chat;
   chat = json::object();
-  out.alias = text_at(required_member(body, "model", ""), "model");
+  const json* model = present(given["model"]);
+  if (model == nullptr) missing("model");
+  out.alias = text_at(*model, "model");
   chat["model"] = out.alias;
 
   std::optional<std::int64_t> max_tokens;
-  if (const json* v = member_of(body, "max_tokens")) {
+  if (const json* v = present(given["max_tokens"])) {
     max_tokens = positive_count(*v);
     if (!max_tokens)
       reject("invalid_parameter", "max_tokens: Input should be an integer of at least 1", "max_tokens");
@@ -473,42 +478,42 @@ TranslatedMessages translate(const json& body, MessagesOptions options) {
   }
 
   json messages = json::array();
-  if (const json* system = member_of(body, "system")) {
+  if (const json* system = present(given["system"])) {
     std::string text = system_text(*system);
     if (!text.empty()) messages.push_back(json{{"role", "system"}, {"content", std::move(text)}});
   }
-  const json* list = member_of(body, "messages");
+  const json* list = present(given["messages"]);
   if (list == nullptr) missing("messages");
   add_messages(*list, messages);
   chat["messages"] = std::move(messages);
 
-  if (const json* v = member_of(body, "stream")) {
+  if (const json* v = present(given["stream"])) {
     out.stream = expect(*v, v->is_boolean(), "stream", "a valid boolean").get<bool>();
     if (out.stream) {
       chat["stream"] = true;
       chat["stream_options"] = json{{"include_usage", true}};
     }
   }
-  if (const json* v = member_of(body, "tools")) {
+  if (const json* v = present(given["tools"])) {
     json tools = chat_tools_of(*v, options.native);
     if (!tools.empty()) chat["tools"] = std::move(tools);
   }
-  if (const json* v = member_of(body, "tool_choice")) apply_tool_choice(*v, chat);
-  bounded_number(body, "temperature", 0, 1, chat);
-  bounded_number(body, "top_p", 0, 1, chat);
-  if (const json* v = member_of(body, "top_k")) {
+  if (const json* v = present(given["tool_choice"])) apply_tool_choice(*v, chat);
+  bounded_number(present(given["temperature"]), "temperature", 0, 1, chat);
+  bounded_number(present(given["top_p"]), "top_p", 0, 1, chat);
+  if (const json* v = present(given["top_k"])) {
     if (!v->is_number_integer() || (!v->is_number_unsigned() && v->get<std::int64_t>() < 0))
       reject("invalid_parameter", "top_k: Input should be an integer of at least 0", "top_k");
     // Checked, and sent on natively; the chat form has no top_k (no chat
     // vendor's parameter table takes it), so the translation leaves it out
     // rather than refuse a hint Claude clients send by default.
   }
-  if (const json* v = member_of(body, "stop_sequences")) {
+  if (const json* v = present(given["stop_sequences"])) {
     expect(*v, v->is_array(), "stop_sequences", "a valid list");
     for (std::size_t i = 0; i < v->size(); ++i) text_at((*v)[i], "stop_sequences[" + std::to_string(i) + "]");
     if (!v->empty()) chat["stop"] = *v;
   }
-  if (const json* v = member_of(body, "metadata")) {
+  if (const json* v = present(given["metadata"])) {
     object_at(*v, "metadata");
     for (const auto& [key, value] : v->items()) {
       if (key != "user_id")
@@ -518,17 +523,19 @@ TranslatedMessages translate(const json& body, MessagesOptions options) {
     }
     if (const json* user = member_of(*v, "user_id")) chat["user"] = text_at(*user, "metadata.user_id");
   }
-  if (const json* v = member_of(body, "thinking")) apply_thinking(*v, max_tokens, chat);
-  apply_output_config(body, chat);
-  if (const json* v = member_of(body, "service_tier")) {
+  if (const json* v = present(given["thinking"])) apply_thinking(*v, max_tokens, chat);
+  apply_output_config(given, chat);
+  if (const json* v = present(given["service_tier"])) {
     const std::string& tier = text_at(*v, "service_tier");
     if (tier != "auto" && tier != "standard_only")
       reject("invalid_parameter", "service_tier: Input should be 'auto' or 'standard_only'", "service_tier");
   }
-  if (const json* v = member_of(body, "inference_geo")) text_at(*v, "inference_geo");
-  if (const json* v = member_of(body, "cache_control")) object_at(*v, "cache_control");
-  for (const char* key : {"container", "mcp_servers", "context_management"}) {
-    if (member_of(body, key) != nullptr && !options.native)
+  if (const json* v = present(given["inference_geo"])) text_at(*v, "inference_geo");
+  if (const json* v = present(given["cache_control"])) object_at(*v, "cache_control");
+  for (const auto& [key, v] : {std::pair{"container", present(given["container"])},
+                               std::pair{"mcp_servers", present(given["mcp_servers"])},
+                               std::pair{"context_management", present(given["context_management"])}}) {
+    if (v != nullptr && !options.native)
       not_served(std::string(key) + " needs Anthropic's own servers, which the chat chain cannot reach", key);
   }
   return out;

@@ -1,6 +1,7 @@
 #include "responses/responses_request.h"
 
 #include "util/json_body.h"
+#include "util/known_members.h"
 
 #include <array>
 #include <string>
@@ -360,13 +361,11 @@ json chat_response_format(const json& text, json& echo_text) {
 }
 
 TranslatedRequest translate(json body, TranslateOptions options) {
-  for (const auto& [name, value] : body.items()) {
-    bool known = false;
-    for (auto k : kKnown) known = known || name == k;
-    if (!known) {
-      refuse("unknown_parameter", "unknown parameter '" + errors::input_excerpt(name) + "' for /v1/responses",
-             errors::input_excerpt(name));
-    }
+  if (!body.is_object()) refuse("invalid_parameter", "the request body must be a JSON object", "");
+  const util::KnownMembers<kKnown> given(body);
+  if (const std::string* name = given.unknown()) {
+    refuse("unknown_parameter", "unknown parameter '" + errors::input_excerpt(*name) + "' for /v1/responses",
+           errors::input_excerpt(*name));
   }
   TranslatedRequest out;
   json& chat = out.chat;
@@ -374,60 +373,61 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   chat = json::object();
   echo = json::object();  // the request's own values: full_echo() adds the defaults
 
-  const auto model = body.find("model");
-  if (model == body.end())
+  const json* model = given["model"];
+  if (model == nullptr)
     refuse("missing_required_field", "'model' is required: name a catalog alias (GET /v1/models)", "model");
   chat["model"] = string_at(*model, "model");
 
   json messages = json::array();
-  if (const auto v = body.find("instructions"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["instructions"]; v != nullptr && !v->is_null()) {
     messages.push_back(json{{"role", "system"}, {"content", string_at(*v, "instructions")}});
     echo["instructions"] = *v;
     out.has_instructions = true;
   }
-  const auto input = body.find("input");
-  if (input == body.end()) refuse("missing_required_field", "'input' is required", "input");
+  const json* input = given["input"];
+  if (input == nullptr) refuse("missing_required_field", "'input' is required", "input");
   add_input(*input, messages);
   chat["messages"] = std::move(messages);
 
-  if (const auto v = body.find("stream"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["stream"]; v != nullptr && !v->is_null()) {
     chat["stream"] = require(*v, v->is_boolean(), "stream", "a boolean").get<bool>();
   }
-  if (const auto v = body.find("tools"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["tools"]; v != nullptr && !v->is_null()) {
     json tools = chat_tools(*v, out.dropped_tools);
     if (!tools.empty()) chat["tools"] = std::move(tools);
     echo["tools"] = *v;
   }
-  if (const auto v = body.find("tool_choice"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["tool_choice"]; v != nullptr && !v->is_null()) {
     chat["tool_choice"] = chat_tool_choice(*v);
     echo["tool_choice"] = *v;
   }
-  if (const auto v = body.find("parallel_tool_calls"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["parallel_tool_calls"]; v != nullptr && !v->is_null()) {
     require(*v, v->is_boolean(), "parallel_tool_calls", "a boolean");
     if (chat.contains("tools")) chat["parallel_tool_calls"] = *v;
     echo["parallel_tool_calls"] = *v;
   }
-  if (const auto v = body.find("max_output_tokens"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["max_output_tokens"]; v != nullptr && !v->is_null()) {
     if (!v->is_number_integer() || v->get<std::int64_t>() < 1)
       refuse("invalid_parameter", "'max_output_tokens' must be a positive integer", "max_output_tokens");
     chat["max_tokens"] = *v;  // reasoning counts as output, as in chat's max_tokens
     echo["max_output_tokens"] = *v;
   }
-  for (const char* key : {"temperature", "top_p"}) {
-    if (const auto v = body.find(key); v != body.end() && !v->is_null()) {
+  for (const auto& [key, v] :
+       {std::pair{"temperature", given["temperature"]}, std::pair{"top_p", given["top_p"]}}) {
+    if (v != nullptr && !v->is_null()) {
       require(*v, v->is_number(), key, "a number");
       chat[key] = *v;
       echo[key] = *v;
     }
   }
-  if (const auto v = body.find("text"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["text"]; v != nullptr && !v->is_null()) {
     json format = chat_response_format(*v, echo["text"]);
     if (!format.is_null()) chat["response_format"] = std::move(format);
     // text.verbosity is a hint the chat form of most vendors has no member for: accepted, not sent on.
     if (const auto verbosity = v->find("verbosity"); verbosity != v->end() && !verbosity->is_null())
       string_at(*verbosity, "text.verbosity");
   }
-  if (const auto v = body.find("reasoning"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["reasoning"]; v != nullptr && !v->is_null()) {
     require(*v, v->is_object(), "reasoning", "an object");
     if (const auto effort = v->find("effort"); effort != v->end() && !effort->is_null()) {
       chat["reasoning_effort"] = string_at(*effort, "reasoning.effort");
@@ -439,7 +439,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
       echo["reasoning"]["summary"] = string_at(*summary, "reasoning.summary");
     }
   }
-  if (const auto v = body.find("metadata"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["metadata"]; v != nullptr && !v->is_null()) {
     require(*v, v->is_object(), "metadata", "an object of strings");
     if (v->size() > 16) refuse("invalid_parameter", "'metadata' holds at most 16 keys", "metadata");
     for (const auto& [key, value] : v->items()) {
@@ -449,16 +449,17 @@ TranslatedRequest translate(json body, TranslateOptions options) {
     }
     echo["metadata"] = *v;
   }
-  if (const auto v = body.find("user"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["user"]; v != nullptr && !v->is_null()) {
     chat["user"] = string_at(*v, "user");
     echo["user"] = *v;
   }
   // Hints for OpenAI's own abuse checks and prompt cache, which the chat form
   // of most vendors has no member for: accepted, not sent on.
-  for (const char* key : {"safety_identifier", "prompt_cache_key"}) {
-    if (const auto v = body.find(key); v != body.end() && !v->is_null()) string_at(*v, key);
+  for (const auto& [key, v] : {std::pair{"safety_identifier", given["safety_identifier"]},
+                               std::pair{"prompt_cache_key", given["prompt_cache_key"]}}) {
+    if (v != nullptr && !v->is_null()) string_at(*v, key);
   }
-  if (const auto v = body.find("truncation"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["truncation"]; v != nullptr && !v->is_null()) {
     const std::string& t = string_at(*v, "truncation");
     if (t == "auto")
       unsupported("'truncation' auto is not served: the gateway does not drop input; send disabled",
@@ -469,7 +470,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   // responses serves it absent or false, and says store: false.
   bool store = true;
   bool store_asked = false;
-  if (const auto v = body.find("store"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["store"]; v != nullptr && !v->is_null()) {
     store = require(*v, v->is_boolean(), "store", "a boolean").get<bool>();
     store_asked = store;
   }
@@ -479,7 +480,7 @@ TranslatedRequest translate(json body, TranslateOptions options) {
   }
   out.store = store && options.keeps_responses;
   echo["store"] = out.store;
-  if (const auto v = body.find("previous_response_id"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["previous_response_id"]; v != nullptr && !v->is_null()) {
     if (!options.keeps_responses) {
       unsupported(
           "'previous_response_id' needs stored responses, which this gateway's storage does not keep; "
@@ -493,37 +494,36 @@ TranslatedRequest translate(json body, TranslateOptions options) {
     out.previous_response_id = id;
     echo["previous_response_id"] = id;
   }
-  if (const auto v = body.find("background"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["background"]; v != nullptr && !v->is_null()) {
     if (require(*v, v->is_boolean(), "background", "a boolean").get<bool>())
       unsupported("'background' responses are not served", "background");
   }
-  if (const auto v = body.find("prompt"); v != body.end() && !v->is_null())
+  if (const json* v = given["prompt"]; v != nullptr && !v->is_null())
     unsupported(
         "'prompt' (a prompt stored at OpenAI) is not served; use the gateway's named prompts on "
         "/v1/chat/completions",
         "prompt");
-  if (const auto v = body.find("include"); v != body.end() && !v->is_null())
+  if (const json* v = given["include"]; v != nullptr && !v->is_null())
     require(*v, v->is_array(), "include", "an array");  // extra output the chat chain has none of
-  if (const auto v = body.find("conversation"); v != body.end() && !v->is_null())
+  if (const json* v = given["conversation"]; v != nullptr && !v->is_null())
     unsupported(
         "'conversation' needs stored conversations, which this gateway does not keep; send the "
         "conversation's items in input",
         "conversation");
-  if (const auto v = body.find("client_metadata"); v != body.end() && !v->is_null())
+  if (const json* v = given["client_metadata"]; v != nullptr && !v->is_null())
     require(*v, v->is_object(), "client_metadata", "an object");  // the client's own tags; not sent on
-  if (const auto v = body.find("top_logprobs"); v != body.end() && !v->is_null())
+  if (const json* v = given["top_logprobs"]; v != nullptr && !v->is_null())
     unsupported("'top_logprobs' is not served on /v1/responses", "top_logprobs");
-  if (const auto v = body.find("max_tool_calls"); v != body.end() && !v->is_null()) {
+  if (const json* v = given["max_tool_calls"]; v != nullptr && !v->is_null()) {
     // It bounds built-in tool calls, which this gateway serves none of.
     if (!v->is_number_integer() || v->get<std::int64_t>() < 1)
       refuse("invalid_parameter", "'max_tool_calls' must be a positive integer", "max_tool_calls");
   }
-  if (const auto v = body.find("prompt_cache_retention"); v != body.end() && !v->is_null())
+  if (const json* v = given["prompt_cache_retention"]; v != nullptr && !v->is_null())
     string_at(*v, "prompt_cache_retention");  // a hint for OpenAI's cache; the chat form has none
-  if (const auto v = body.find("stream_options"); v != body.end() && !v->is_null())
+  if (const json* v = given["stream_options"]; v != nullptr && !v->is_null())
     require(*v, v->is_object(), "stream_options", "an object");
-  if (const auto v = body.find("service_tier"); v != body.end() && !v->is_null())
-    string_at(*v, "service_tier");
+  if (const json* v = given["service_tier"]; v != nullptr && !v->is_null()) string_at(*v, "service_tier");
   return out;
 }
 
