@@ -4,8 +4,37 @@
 
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace fake_upstream {
+namespace {
+
+// Whether one object of `body` gives a member name twice: the parsed body
+// then shows only the last value, so the entry also keeps the text as sent
+// ("raw"), where a test sees what a reader taking the first would have read.
+bool repeats_a_name(const std::string& body) {
+  bool repeated = false;
+  std::vector<std::vector<std::string>> names;
+  const auto parsed = nlohmann::json::parse(
+      body,
+      [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start) names.emplace_back();
+        if (event == Event::object_end && !names.empty()) names.pop_back();
+        if (event == Event::key && !names.empty()) {
+          const auto& name = parsed.get_ref<const std::string&>();
+          for (const auto& seen : names.back()) repeated = repeated || seen == name;
+          names.back().push_back(name);
+        }
+        return true;
+      },
+      /*allow_exceptions=*/false);
+  (void)parsed;  // only the names are wanted
+  return repeated;
+}
+
+}  // namespace
 
 void RequestLog::record(const Poco::Net::HTTPServerRequest& request, std::string body) {
   if (capacity_ == 0) return;
@@ -42,6 +71,7 @@ std::string RequestLog::toJson() const {
                    {"query", q == std::string::npos ? std::string() : e.uri.substr(q + 1)},
                    {"headers", std::move(headers)},
                    {"body", std::move(body)}});
+    if (repeats_a_name(e.body)) out.back()["raw"] = e.body;
   }
   // Invalid UTF-8 in a raw body must not make the inspection endpoint throw.
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

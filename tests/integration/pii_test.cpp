@@ -101,6 +101,37 @@ TEST_F(PiiTest, TheDefaultFlagModePassesTheRequestAndRecordsCategoriesOnly) {
   expect_no_value_leaked({kEmail, kSsn});
 }
 
+// Tried as an attacker would: a member name given twice in one object. The
+// gateway reads the last value (as nlohmann and most parsers do) and finds
+// it clean; a vendor whose parser takes the first would read the card. The
+// body goes upstream as the gateway read it, so no reader sees the first.
+TEST_F(PiiTest, AMemberGivenTwiceGoesUpstreamAsTheGatewayReadIt) {
+  const std::string card_first = R"({"model":"gpt-4o-mini","messages":[{"role":"user","content":"card )" +
+                                 std::string(kCard) + R"(","content":"dup-key-marker-1 hello"}]})";
+  auto r = post_chat(stack_->port(), tenant_keys_.at("blocker"), card_first);
+  ASSERT_EQ(r.status, 200) << r.body;
+  json sent = stack_->fake->find_request("dup-key-marker-1");
+  ASSERT_TRUE(sent.is_object());
+  EXPECT_FALSE(sent.contains("raw")) << "the vendor got a name twice: " << sent.value("raw", "");
+  EXPECT_EQ(sent.dump().find("4111"), std::string::npos) << sent.dump();
+
+  // The same through a native door, whose request is otherwise sent as written.
+  HttpRequest native;
+  native.method = "POST";
+  native.path = "/v1/messages";
+  native.body = R"({"model":"claude","max_tokens":16,"messages":[{"role":"user","content":"card )" +
+                std::string(kCard) + R"(","content":"dup-key-marker-2 hello"}]})";
+  native.headers = {{"x-api-key", tenant_keys_.at("blocker")}, {"anthropic-version", "2023-06-01"}};
+  r = http_call(stack_->port(), native);
+  ASSERT_EQ(r.status, 200) << r.body;
+  sent = stack_->fake->find_request("dup-key-marker-2");
+  ASSERT_TRUE(sent.is_object());
+  EXPECT_EQ(sent["path"], "/v1/messages");
+  EXPECT_FALSE(sent.contains("raw")) << "the vendor got a name twice: " << sent.value("raw", "");
+  EXPECT_EQ(sent.dump().find("4111"), std::string::npos) << sent.dump();
+  expect_no_value_leaked({kCard});
+}
+
 TEST_F(PiiTest, BlockRefusesACriticalValueWith422AndNeverSendsIt) {
   json messages = json::array({{{"role", "system"}, {"content", "block-marker-1: be brief"}},
                                {{"role", "user"}, {"content", std::string("my card is ") + kCard}}});

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -99,6 +100,28 @@ TEST(JsonDom, ARepeatedKeyKeepsItsLastValue) {
   const auto doc = parse_json_fast(R"({"dup":1,"dup":"two"})");
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ(doc->at("dup"), "two");
+}
+
+// A name given twice in any object is reported, by the fast parse and by
+// nlohmann's (which takes what the fast one refuses: here a 65-bit integer),
+// and never for names that repeat only across objects.
+TEST(JsonDom, ParseJsonObjectReportsANameGivenTwiceInAnyObject) {
+  const std::string big = "18446744073709551616";  // past 64 bits: nlohmann parses it
+  for (const std::string& extra : {std::string(), ",\"n\":" + big}) {
+    for (const char* body : {R"({"a":1,"a":2)", R"({"o":{"x":1,"y":[{"k":1,"k":2}]})",
+                             R"({"m":[{"role":"user","content":"a","content":"b"}])"}) {
+      bool repeated = false;
+      const auto doc =
+          modelgw::util::parse_json_object(std::string(body) + extra + "}", "its members", &repeated);
+      ASSERT_TRUE(std::holds_alternative<nlohmann::json>(doc)) << body << extra;
+      EXPECT_TRUE(repeated) << body << extra;
+    }
+    bool repeated = true;
+    const auto doc = modelgw::util::parse_json_object(
+        R"({"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}])" + extra + "}", "its members", &repeated);
+    ASSERT_TRUE(std::holds_alternative<nlohmann::json>(doc));
+    EXPECT_FALSE(repeated) << "the same name in different objects is no repeat" << extra;
+  }
 }
 
 TEST(JsonDom, NumbersKeepNlohmannsTypes) {

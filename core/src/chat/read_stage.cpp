@@ -62,14 +62,23 @@ bool ChatEndpoint::read_headers(http::ServerCall& call, Flow& flow, Outcome& out
 
 bool ChatEndpoint::read_body(http::ServerCall& call, Flow& flow, Outcome& outcome) const {
   flow.text = call.request().body;
-  auto doc =
-      util::parse_json_object(flow.text, outcome.door != nullptr ? outcome.door->body_members()
-                                                                 : std::string_view("model and messages"));
+  bool repeated_key = false;
+  auto doc = util::parse_json_object(
+      flow.text,
+      outcome.door != nullptr ? outcome.door->body_members() : std::string_view("model and messages"),
+      &repeated_key);
   if (auto* err = std::get_if<errors::ApiError>(&doc)) {
     answer_error(call, std::move(*err), outcome);
     return false;
   }
   flow.doc = std::get<nlohmann::json>(std::move(doc));
+  // A name given twice in one object: the stages read its last value, but a
+  // vendor's parser may take the first, which no stage checked (the PII scan,
+  // the output limit). The body goes on as the stages read it, not as sent.
+  if (repeated_key) {
+    flow.edited = util::json_text(flow.doc, flow.text.size());
+    flow.text = flow.edited;
+  }
   return true;
 }
 

@@ -3,6 +3,7 @@
 #include "util/json_depth.h"
 #include "util/json_dom.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace modelgw::util {
@@ -107,16 +108,50 @@ std::string type_name(const nlohmann::json& v) {
   return "an object";
 }
 
+namespace {
+
+// nlohmann's parse, noting a member name given twice in one object (the
+// parse keeps the last): the callback sees each key with the names of its
+// object so far.
+nlohmann::json parse_noting_repeats(std::string_view body, bool& repeated) {
+  std::vector<std::vector<std::string>> names;  // of each open object
+  return nlohmann::json::parse(
+      body,
+      [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if (event == Event::object_start) {
+          names.emplace_back();
+        } else if (event == Event::object_end && !names.empty()) {
+          names.pop_back();
+        } else if (event == Event::key && !names.empty()) {
+          auto& seen = names.back();
+          const auto& name = parsed.get_ref<const std::string&>();
+          repeated = repeated || std::find(seen.begin(), seen.end(), name) != seen.end();
+          seen.push_back(name);
+        }
+        return true;
+      },
+      /*allow_exceptions=*/false);
+}
+
+}  // namespace
+
 std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_view body,
-                                                                 std::string_view members) {
+                                                                 std::string_view members,
+                                                                 bool* repeated_key) {
+  bool repeated = false;
+  auto noted = [&](nlohmann::json doc) {
+    if (repeated_key != nullptr) *repeated_key = repeated;
+    return doc;
+  };
   if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return errors::bad_request("invalid_json",
                                "the request body is empty; send a JSON object with " + std::string(members));
   }
   // The fast parse takes every body nlohmann would, to the same document;
   // what it refuses goes the checked way below, which says why.
-  if (auto doc = parse_json_fast(body)) {
-    if (doc->is_object()) return std::move(*doc);
+  if (auto doc = parse_json_fast(body, &repeated)) {
+    if (doc->is_object()) return noted(std::move(*doc));
     return errors::bad_request("invalid_json",
                                "the request body must be a JSON object, not " + type_name(*doc));
   }
@@ -124,13 +159,13 @@ std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_vie
     return errors::bad_request("invalid_json", "the request body nests arrays/objects deeper than " +
                                                    std::to_string(kMaxJsonDepth) + " levels");
   }
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc = parse_noting_repeats(body, repeated);
   if (doc.is_discarded()) return parse_failure(body, members);
   if (!doc.is_object()) {
     return errors::bad_request("invalid_json",
                                "the request body must be a JSON object, not " + type_name(doc));
   }
-  return doc;
+  return noted(std::move(doc));
 }
 
 }  // namespace modelgw::util

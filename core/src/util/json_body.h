@@ -18,9 +18,12 @@ namespace modelgw::util {
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
 // `members`: what the API's body holds, for the message that says what to send
-// ("model and messages").
+// ("model and messages"). `repeated_key`, when given: set to whether an
+// object of the body gives a member name twice (the document keeps the last
+// value, as nlohmann does; a reader of the text as written may take another).
 std::variant<nlohmann::json, errors::ApiError> parse_json_object(std::string_view body,
-                                                                 std::string_view members = "its members");
+                                                                 std::string_view members = "its members",
+                                                                 bool* repeated_key = nullptr);
 
 // "null", "a boolean", "a number", "a string", "an array", "an object".
 std::string type_name(const nlohmann::json& v);

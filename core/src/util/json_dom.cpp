@@ -11,14 +11,17 @@ namespace {
 namespace dom = simdjson::dom;
 using json = nlohmann::json;
 
-json to_json(dom::element e) {
+// `repeated`: set when an object of the text gives a name twice.
+json to_json(dom::element e, bool& repeated) {
   switch (e.type()) {
     case dom::element_type::OBJECT: {
       json out(json::value_t::object);
       auto& members = out.get_ref<json::object_t&>();
       // insert_or_assign: a repeated key keeps its last value, as nlohmann's parser does.
       for (dom::key_value_pair member : dom::object(e)) {
-        members.insert_or_assign(std::string(member.key), to_json(member.value));
+        const bool added =
+            members.insert_or_assign(std::string(member.key), to_json(member.value, repeated)).second;
+        repeated = repeated || !added;
       }
       return out;
     }
@@ -27,7 +30,7 @@ json to_json(dom::element e) {
       auto& items = out.get_ref<json::array_t&>();
       const dom::array array(e);
       items.reserve(array.size());
-      for (dom::element item : array) items.push_back(to_json(item));
+      for (dom::element item : array) items.push_back(to_json(item, repeated));
       return out;
     }
     case dom::element_type::STRING:
@@ -73,10 +76,13 @@ bool fast_parse(std::string_view text, dom::element& root) {
 
 }  // namespace
 
-std::optional<nlohmann::json> parse_json_fast(std::string_view text) {
+std::optional<nlohmann::json> parse_json_fast(std::string_view text, bool* repeated_key) {
   dom::element root;
   if (!fast_parse(text, root)) return std::nullopt;
-  return to_json(root);
+  bool repeated = false;
+  json doc = to_json(root, repeated);
+  if (repeated_key != nullptr) *repeated_key = repeated;
+  return doc;
 }
 
 bool is_json(std::string_view text) {

@@ -26,8 +26,9 @@ inline constexpr std::size_t kFastParseMaxBytes = 256 * 1024;
 // nullopt when simdjson refuses it or it is not one this parse takes:
 // invalid JSON, nested deeper than kMaxJsonDepth, an integer past 64 bits
 // (nlohmann reads it as a float), or longer than kFastParseMaxBytes. The
-// caller then parses with nlohmann, which says why.
-std::optional<nlohmann::json> parse_json_fast(std::string_view text);
+// caller then parses with nlohmann, which says why. `repeated_key`, when
+// given: set to whether an object of the text gives a member name twice.
+std::optional<nlohmann::json> parse_json_fast(std::string_view text, bool* repeated_key = nullptr);
 
 // nlohmann::json::accept(text), answered by simdjson when it can: a text it
 // refuses (deeper than kMaxJsonDepth, a 65-bit integer, too long, invalid)
