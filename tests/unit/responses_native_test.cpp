@@ -263,7 +263,9 @@ TEST(NativeAnswer, TheEchoFillsWhatTheVendorLeftOutWithTheRequestsOwnValues) {
   EXPECT_EQ(a["parallel_tool_calls"], true);
   EXPECT_EQ(a["max_output_tokens"], nullptr);
   for (const auto& [key, value] : echo.items()) {
-    if (key != "store") EXPECT_TRUE(a.contains(key)) << key;
+    if (key != "store") {
+      EXPECT_TRUE(a.contains(key)) << key;
+    }
   }
   EXPECT_EQ((*wa).find("\"temperature\":0.25"), (*wa).rfind("\"temperature\"")) << "each member once";
 }

@@ -76,17 +76,15 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> MessagesDoor::open(
                                                                                 std::int64_t /*tenant_id*/,
                                                                                 std::string_view request_id,
                                                                                 bool native) const {
-  // The client's own body, for a provider that serves this API natively.
-  std::optional<nlohmann::json> original;
-  if (native) original = body;
-  auto translated = translate_messages(std::move(body), MessagesOptions{false, native});
+  auto translated = translate_messages(body, MessagesOptions{false, native});
   if (auto* err = std::get_if<errors::ApiError>(&translated)) co_return std::move(*err);
   auto& t = std::get<TranslatedMessages>(translated);
   chat::DoorRequest out;
   out.shaper = std::make_unique<MessagesShaper>(std::move(t.alias), std::string(request_id));
   out.chat = std::move(t.chat);
-  if (original) {
-    out.native = native_request(std::move(*original));
+  if (native) {
+    // The client's own body, for a provider that serves this API natively.
+    out.native = native_request(std::move(body));
     // The native request is the body as sent: no serialisation of it.
     if (chat::opens_object(text)) out.native_text = text;
   }
@@ -108,8 +106,8 @@ std::string MessagesDoor::param_name(std::string_view chat_param) const {
   return std::string(chat_param);
 }
 
-std::variant<nlohmann::json, errors::ApiError> count_tokens_request(nlohmann::json body) {
-  auto translated = translate_messages(std::move(body), MessagesOptions{true});
+std::variant<nlohmann::json, errors::ApiError> count_tokens_request(const nlohmann::json& body) {
+  auto translated = translate_messages(body, MessagesOptions{true});
   if (auto* err = std::get_if<errors::ApiError>(&translated)) return std::move(*err);
   auto& chat = std::get<TranslatedMessages>(translated).chat;
   chat.erase("stream");

@@ -34,6 +34,6 @@ class MessagesDoor final : public chat::FrontDoor {
 // POST /v1/messages/count_tokens takes the same body: the same checks, with
 // max_tokens optional, and the chat request whose prompt is counted (no
 // stream: a count is never streamed). Errors name the Messages parameter.
-std::variant<nlohmann::json, errors::ApiError> count_tokens_request(nlohmann::json body);
+std::variant<nlohmann::json, errors::ApiError> count_tokens_request(const nlohmann::json& body);
 
 }  // namespace modelgw::messages

@@ -549,7 +549,7 @@ std::string_view effort_for_budget(std::int64_t budget_tokens) {
   return "high";
 }
 
-std::variant<TranslatedMessages, errors::ApiError> translate_messages(nlohmann::json body,
+std::variant<TranslatedMessages, errors::ApiError> translate_messages(const nlohmann::json& body,
                                                                       MessagesOptions options) {
   if (!body.is_object())
     return errors::bad_request("invalid_parameter", "the body must be a JSON object", "");

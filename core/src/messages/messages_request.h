@@ -59,7 +59,8 @@ struct TranslatedMessages {
   bool stream = false;
 };
 
-std::variant<TranslatedMessages, errors::ApiError> translate_messages(nlohmann::json body,
+// `body` is read, not kept: a door that also sends it natively moves it on.
+std::variant<TranslatedMessages, errors::ApiError> translate_messages(const nlohmann::json& body,
                                                                       MessagesOptions options = {});
 
 // The reasoning_effort a thinking budget is sent as (see above).

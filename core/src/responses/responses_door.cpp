@@ -121,10 +121,7 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open
                                                                                  std::int64_t tenant_id,
                                                                                  std::string_view request_id,
                                                                                  bool native) const {
-  // The client's own body, for a provider that serves this API natively.
-  std::optional<nlohmann::json> original;
-  if (native) original = body;
-  auto translated = translate_request(std::move(body), TranslateOptions{store_ != nullptr});
+  auto translated = translate_request(body, TranslateOptions{store_ != nullptr});
   if (auto* err = std::get_if<errors::ApiError>(&translated)) co_return std::move(*err);
   auto& t = std::get<TranslatedRequest>(translated);
   const std::size_t first_own = t.has_instructions ? 1 : 0;
@@ -136,7 +133,7 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open
     auto history = co_await store_->conversation(tenant_id, t.previous_response_id, native);
     if (auto* err = std::get_if<errors::ApiError>(&history)) co_return std::move(*err);
     auto& conversation = std::get<ResponseStore::Conversation>(history);
-    if (original) history_items = std::move(conversation.items);
+    if (native) history_items = std::move(conversation.items);
     auto& earlier = conversation.messages;
     history_size = earlier.size();
     auto& messages = t.chat["messages"];
@@ -153,9 +150,10 @@ net::Task<std::variant<chat::DoorRequest, errors::ApiError>> ResponsesDoor::open
   }
   out.shaper = std::move(shaper);
   out.chat = std::move(t.chat);
-  if (original) {
-    out.native_text = native_request_text(text, *original);
-    out.native = native_request(std::move(*original), std::move(history_items));
+  if (native) {
+    // The client's own body, for a provider that serves this API natively.
+    out.native_text = native_request_text(text, body);
+    out.native = native_request(std::move(body), std::move(history_items));
   }
   co_return out;
 }

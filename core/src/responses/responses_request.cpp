@@ -360,7 +360,7 @@ json chat_response_format(const json& text, json& echo_text) {
          "text.format.type");
 }
 
-TranslatedRequest translate(json body, TranslateOptions options) {
+TranslatedRequest translate(const json& body, TranslateOptions options) {
   if (!body.is_object()) refuse("invalid_parameter", "the request body must be a JSON object", "");
   const util::KnownMembers<kKnown> given(body);
   if (const std::string* name = given.unknown()) {
@@ -548,10 +548,10 @@ bool is_hosted_tool(std::string_view type) {
   return false;
 }
 
-std::variant<TranslatedRequest, errors::ApiError> translate_request(nlohmann::json body,
+std::variant<TranslatedRequest, errors::ApiError> translate_request(const nlohmann::json& body,
                                                                     TranslateOptions options) {
   try {
-    return translate(std::move(body), options);
+    return translate(body, options);
   } catch (Refused& r) {
     return std::move(r.error);
   }

@@ -53,7 +53,8 @@ inline constexpr std::string_view kNamespaceSeparator = "__";
 // the gateway leaves out of every request (X-Dropped-Tools names them).
 bool is_hosted_tool(std::string_view type);
 
-std::variant<TranslatedRequest, errors::ApiError> translate_request(nlohmann::json body,
+// `body` is read, not kept: a door that also sends it natively moves it on.
+std::variant<TranslatedRequest, errors::ApiError> translate_request(const nlohmann::json& body,
                                                                     TranslateOptions options = {});
 
 // The output items of a kept response (messages, function calls; reasoning
