@@ -38,6 +38,7 @@ class RequestLog {
     std::string uri;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
+    bool repeats_a_name = false;  // see request_log.cpp
   };
 
   const size_t capacity_;

@@ -3,7 +3,8 @@
 #include "util/json_depth.h"
 #include "util/json_dom.h"
 
-#include <algorithm>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace modelgw::util {
@@ -112,9 +113,10 @@ namespace {
 
 // nlohmann's parse, noting a member name given twice in one object (the
 // parse keeps the last): the callback sees each key with the names of its
-// object so far.
+// object so far (a set: an object of 100,000 names costs no more than its
+// parse).
 nlohmann::json parse_noting_repeats(std::string_view body, bool& repeated) {
-  std::vector<std::vector<std::string>> names;  // of each open object
+  std::vector<std::unordered_set<std::string>> names;  // of each open object
   return nlohmann::json::parse(
       body,
       [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
@@ -124,10 +126,7 @@ nlohmann::json parse_noting_repeats(std::string_view body, bool& repeated) {
         } else if (event == Event::object_end && !names.empty()) {
           names.pop_back();
         } else if (event == Event::key && !names.empty()) {
-          auto& seen = names.back();
-          const auto& name = parsed.get_ref<const std::string&>();
-          repeated = repeated || std::find(seen.begin(), seen.end(), name) != seen.end();
-          seen.push_back(name);
+          repeated = !names.back().insert(parsed.get_ref<const std::string&>()).second || repeated;
         }
         return true;
       },
