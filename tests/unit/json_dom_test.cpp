@@ -121,6 +121,16 @@ TEST(JsonDom, ParseJsonObjectReportsANameGivenTwiceInAnyObject) {
         R"({"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}])" + extra + "}", "its members", &repeated);
     ASSERT_TRUE(std::holds_alternative<nlohmann::json>(doc));
     EXPECT_FALSE(repeated) << "the same name in different objects is no repeat" << extra;
+    // An object of many names (the fallback keeps them in a set past a few).
+    std::string wide = "{";
+    for (int i = 0; i < 40; ++i) wide += "\"n" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+    for (const std::string& last : {std::string("\"last\":0"), std::string("\"n3\":0")}) {
+      repeated = false;
+      const auto parsed =
+          modelgw::util::parse_json_object(wide + last + extra + "}", "its members", &repeated);
+      ASSERT_TRUE(std::holds_alternative<nlohmann::json>(parsed));
+      EXPECT_EQ(repeated, last != "\"last\":0") << last << extra;
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #include "util/json_depth.h"
 #include "util/json_dom.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -111,12 +112,34 @@ std::string type_name(const nlohmann::json& v) {
 
 namespace {
 
+// The names of one open object so far: a few in a list (most objects), a
+// set past that (an object of 100,000 names costs no more than its parse).
+class ObjectNames {
+ public:
+  // False when `name` was given before in this object.
+  bool add(const std::string& name) {
+    if (set_.empty()) {
+      if (std::find(list_.begin(), list_.end(), name) != list_.end()) return false;
+      if (list_.size() < kListed) {
+        list_.push_back(name);
+        return true;
+      }
+      set_.insert(list_.begin(), list_.end());
+    }
+    return set_.insert(name).second;
+  }
+
+ private:
+  static constexpr std::size_t kListed = 16;
+  std::vector<std::string> list_;
+  std::unordered_set<std::string> set_;
+};
+
 // nlohmann's parse, noting a member name given twice in one object (the
 // parse keeps the last): the callback sees each key with the names of its
-// object so far (a set: an object of 100,000 names costs no more than its
-// parse).
+// object so far.
 nlohmann::json parse_noting_repeats(std::string_view body, bool& repeated) {
-  std::vector<std::unordered_set<std::string>> names;  // of each open object
+  std::vector<ObjectNames> names;  // of each open object
   return nlohmann::json::parse(
       body,
       [&](int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
@@ -126,7 +149,7 @@ nlohmann::json parse_noting_repeats(std::string_view body, bool& repeated) {
         } else if (event == Event::object_end && !names.empty()) {
           names.pop_back();
         } else if (event == Event::key && !names.empty()) {
-          repeated = !names.back().insert(parsed.get_ref<const std::string&>()).second || repeated;
+          repeated = !names.back().add(parsed.get_ref<const std::string&>()) || repeated;
         }
         return true;
       },
