@@ -5,11 +5,23 @@
 #include "responses/response_object.h"
 #include "responses/responses_request.h"
 
+#include <algorithm>
 #include <string>
 
 namespace modelgw::responses {
 
 using json = nlohmann::json;
+
+namespace {
+
+// A tool of OpenAI's own services (web_search, file_search...), which the
+// gateway leaves out of every request it sends.
+bool names_hosted_tool(const json& tool) {
+  const auto type = tool.is_object() ? tool.find("type") : tool.end();
+  return type != tool.end() && type->is_string() && is_hosted_tool(type->get_ref<const std::string&>());
+}
+
+}  // namespace
 
 json native_request(json body, json history) {
   body.erase("previous_response_id");
@@ -17,10 +29,7 @@ json native_request(json body, json history) {
   if (const auto tools = body.find("tools"); tools != body.end() && tools->is_array()) {
     json kept = json::array();
     for (auto& tool : *tools) {
-      const auto type = tool.is_object() ? tool.find("type") : tool.end();
-      if (type != tool.end() && type->is_string() && is_hosted_tool(type->get_ref<const std::string&>()))
-        continue;
-      kept.push_back(std::move(tool));
+      if (!names_hosted_tool(tool)) kept.push_back(std::move(tool));
     }
     *tools = std::move(kept);
   }
@@ -39,11 +48,7 @@ json native_request(json body, json history) {
 std::string native_request_text(std::string_view text, const json& body) {
   if (!chat::opens_object(text) || body.contains("previous_response_id")) return {};
   if (const auto tools = body.find("tools"); tools != body.end() && tools->is_array()) {
-    for (const auto& tool : *tools) {
-      const auto type = tool.is_object() ? tool.find("type") : tool.end();
-      if (type != tool.end() && type->is_string() && is_hosted_tool(type->get_ref<const std::string&>()))
-        return {};
-    }
+    if (std::any_of(tools->begin(), tools->end(), names_hosted_tool)) return {};
   }
   if (const auto store = body.find("store");
       store != body.end() && store->is_boolean() && !store->get<bool>())
