@@ -706,7 +706,7 @@ TEST(UpstreamCall, AClientHangUpCancelsTheWaitForTheHead) {
   Loop loop;
   UpstreamPool pool(local(server.port()), settings());
   CancelSignal gone;
-  asio::steady_timer hang_up(loop.io(), milliseconds(50));
+  modelgw::net::SteadyTimer hang_up(loop.io(), milliseconds(50));
   hang_up.async_wait([&](const boost::system::error_code&) { gone.emit(); });
   Outcome out;
   loop.run([&]() -> Task<void> { co_await one_call(pool, timeouts(2000, 3000), 1024, out, false, &gone); });
@@ -725,7 +725,7 @@ TEST(UpstreamCall, AClientHangUpCancelsAStream) {
   Loop loop;
   UpstreamPool pool(local(server.port()), settings());
   CancelSignal gone;
-  asio::steady_timer hang_up(loop.io(), milliseconds(120));
+  modelgw::net::SteadyTimer hang_up(loop.io(), milliseconds(120));
   hang_up.async_wait([&](const boost::system::error_code&) { gone.emit(); });
   Outcome out;
   loop.run([&]() -> Task<void> { co_await one_call(pool, timeouts(2000, 5000), 1024, out, true, &gone); });
@@ -809,10 +809,10 @@ TEST(UpstreamPool, ACallWaitsForTheOnlySlotAndGetsIt) {
     asio::co_spawn(executor, one_call(pool, timeouts(2000, 3000), 1024, b),
                    [&](std::exception_ptr) { b_done = true; });
     co_await one_call(pool, timeouts(2000, 3000), 1024, a);
-    asio::steady_timer t(executor);
+    modelgw::net::SteadyTimer t(executor);
     for (int i = 0; i < 200 && !b_done; ++i) {
       t.expires_after(milliseconds(10));
-      co_await t.async_wait(asio::use_awaitable);
+      co_await t.async_wait(modelgw::net::use_awaitable);
     }
   });
   EXPECT_EQ(a.body, "slow") << a.message;
@@ -838,10 +838,10 @@ TEST(UpstreamPool, ACallFailsBusyAfterTheConnectTimeout) {
     asio::co_spawn(executor, one_call(pool, timeouts(2000, 3000), 1024, b),
                    [&](std::exception_ptr) { b_done = true; });
     co_await one_call(pool, timeouts(2000, 3000), 1024, a);
-    asio::steady_timer t(executor);
+    modelgw::net::SteadyTimer t(executor);
     for (int i = 0; i < 200 && !b_done; ++i) {
       t.expires_after(milliseconds(10));
-      co_await t.async_wait(asio::use_awaitable);
+      co_await t.async_wait(modelgw::net::use_awaitable);
     }
   });
   EXPECT_EQ(a.body, "slow") << a.message;

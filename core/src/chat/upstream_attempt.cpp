@@ -93,7 +93,7 @@ std::string native_with_output_limit(std::string_view body, std::string_view mem
 
 // Waits `wait` unless the client hangs up first: then false.
 net::Task<bool> wait_watching_client(http::ServerCall& call, std::chrono::milliseconds wait) {
-  net::asio::steady_timer timer(call.executor(), wait);
+  net::SteadyTimer timer(call.executor(), wait);
   net::ScopedSlot slot(call.client_gone_signal(), [&timer] { timer.cancel(); });
   boost::system::error_code ec;
   co_await timer.async_wait(net::asio::redirect_error(net::use_awaitable, ec));

@@ -37,7 +37,7 @@ bool is_probe(std::string_view path) {
 
 }  // namespace
 
-Connection::Connection(asio::ip::tcp::socket socket, ConnectionHub& hub, std::size_t loop)
+Connection::Connection(net::TcpSocket socket, ConnectionHub& hub, std::size_t loop)
     : socket_(std::move(socket)), timer_(socket_.get_executor()), hub_(hub), loop_(loop) {
   boost::system::error_code ec;
   const auto endpoint = socket_.remote_endpoint(ec);

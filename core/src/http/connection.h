@@ -22,7 +22,7 @@ struct ConnectionHub;
 
 class Connection final : public std::enable_shared_from_this<Connection>, public ResponseChannel {
  public:
-  Connection(net::asio::ip::tcp::socket socket, ConnectionHub& hub, std::size_t loop);
+  Connection(net::TcpSocket socket, ConnectionHub& hub, std::size_t loop);
   ~Connection() override;
 
   // Serves the connection until it closes. `self` keeps it alive meanwhile.
@@ -84,9 +84,9 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   // call that outlives its client detaches from the connection.
   void client_left();
 
-  net::asio::ip::tcp::socket socket_;
+  net::TcpSocket socket_;
   net::asio::ip::address peer_;  // read once: every request on the connection carries it
-  net::asio::steady_timer timer_;
+  net::SteadyTimer timer_;
   ConnectionHub& hub_;
   std::size_t loop_;
   std::string buffer_;  // read but not yet parsed; released while the connection is idle

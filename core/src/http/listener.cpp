@@ -36,11 +36,11 @@ bool is_health_probe(std::string_view head) {
 
 // Tells a client over the connection limit to come back, then closes; a
 // GET /healthz is answered as usual.
-net::Task<void> answer_busy(tcp::socket accepted, std::shared_ptr<std::atomic<int>> answering) {
-  auto socket = std::make_shared<tcp::socket>(std::move(accepted));
+net::Task<void> answer_busy(net::TcpSocket accepted, std::shared_ptr<std::atomic<int>> answering) {
+  auto socket = std::make_shared<net::TcpSocket>(std::move(accepted));
   const std::string request_id = new_request_id();
   // Each step is bounded: a client that neither sends, reads nor closes is cut.
-  asio::steady_timer timer(socket->get_executor());
+  net::SteadyTimer timer(socket->get_executor());
   const auto bound = [&](std::chrono::milliseconds within) {
     timer.expires_after(within);
     timer.async_wait([socket](const error_code& ec) {
@@ -108,8 +108,8 @@ bool evict_one(std::unordered_set<Connection*>& live) {
 
 struct Listener::Acceptor {
   explicit Acceptor(asio::io_context& ctx) : acceptor(ctx), backoff(ctx) {}
-  tcp::acceptor acceptor;
-  asio::steady_timer backoff;
+  net::TcpAcceptor acceptor;
+  net::SteadyTimer backoff;
   std::shared_ptr<std::atomic<int>> answering_busy = std::make_shared<std::atomic<int>>(0);
   std::size_t next_loop = 0;
 };
@@ -132,7 +132,7 @@ Listener::Listener(net::EventLoops& loops, const config::ServerConfig& config, H
     // SO_REUSEADDR lets a restart bind while old connections sit in
     // TIME_WAIT; never SO_REUSEPORT, which would let a second process share
     // the port and silently take half the traffic.
-    a.set_option(tcp::acceptor::reuse_address(true));
+    a.set_option(net::TcpAcceptor::reuse_address(true));
     a.bind(endpoint);
     a.listen(
         capacity::kListenBacklog);  // room for a burst of connects (thousands of streams opening at once)
@@ -159,7 +159,7 @@ void Listener::start() {
         for (;;) {
           const std::size_t loop = acceptor->next_loop++ % loops->size();
           error_code ec;
-          tcp::socket socket = co_await acceptor->acceptor.async_accept(
+          net::TcpSocket socket = co_await acceptor->acceptor.async_accept(
               loops->at(loop), asio::redirect_error(net::use_awaitable, ec));
           if (ec) {
             if (hub->stopping.load() || ec == asio::error::operation_aborted ||

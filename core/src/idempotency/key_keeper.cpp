@@ -159,7 +159,7 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
     // Held by a request of another process (or of this one, if freeing it
     // failed): wait for it to finish, within the bound.
     if (Clock::now() + kStoragePoll > deadline) co_return settle({std::nullopt, in_progress()});
-    net::asio::steady_timer timer(call.executor(), kStoragePoll);
+    net::SteadyTimer timer(call.executor(), kStoragePoll);
     boost::system::error_code ec;
     co_await timer.async_wait(net::asio::redirect_error(net::use_awaitable, ec));
   }
@@ -168,7 +168,7 @@ net::Task<KeyKeeper::Step> KeyKeeper::claim(http::ServerCall& call, std::shared_
 net::Task<KeyKeeper::Followed> KeyKeeper::follow(http::ServerCall& call, Flight& flight,
                                                  Clock::time_point deadline,
                                                  std::optional<errors::ApiError>& refusal) {
-  auto timer = std::make_shared<net::asio::steady_timer>(call.executor());
+  auto timer = std::make_shared<net::SteadyTimer>(call.executor());
   const std::uint64_t waker =
       flight.add_waker([timer, ex = call.executor()] { net::asio::post(ex, [timer] { timer->cancel(); }); });
   struct Unregister {

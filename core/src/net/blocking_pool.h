@@ -36,14 +36,15 @@ auto offload(BlockingPool& pool, F f) -> Task<std::invoke_result_t<F&>> {
   if constexpr (std::is_void_v<R>) {
     co_await asio::co_spawn(
         pool.pool(),
-        [&f]() -> Task<void> {
+        [&f]() -> asio::awaitable<void, asio::thread_pool::executor_type> {
           f();
           co_return;
         },
         use_awaitable);
   } else {
     co_return co_await asio::co_spawn(
-        pool.pool(), [&f]() -> Task<R> { co_return f(); }, use_awaitable);
+        pool.pool(), [&f]() -> asio::awaitable<R, asio::thread_pool::executor_type> { co_return f(); },
+        use_awaitable);
   }
 }
 

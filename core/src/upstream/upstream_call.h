@@ -94,7 +94,7 @@ class UpstreamCall {
   std::unique_ptr<ResponseParser> parser_;
   ReadBuffer buffer_;
   std::shared_ptr<Alarm> alarm_;
-  std::optional<net::asio::steady_timer> timer_;
+  std::optional<net::SteadyTimer> timer_;
   std::optional<std::chrono::steady_clock::time_point> armed_until_;
   std::chrono::steady_clock::time_point deadline_;  // of the whole exchange
   std::chrono::steady_clock::time_point until_;     // of the current wait (head, or a stream's piece)

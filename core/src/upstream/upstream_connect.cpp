@@ -24,8 +24,8 @@ struct Watch {
   bool active = true;
   bool timed_out = false;
   bool cancelled = false;
-  Tcp::resolver* resolver = nullptr;
-  Tcp::socket* socket = nullptr;
+  net::TcpResolver* resolver = nullptr;
+  net::TcpSocket* socket = nullptr;
 
   void stop_io() {
     ErrorCode ignored;
@@ -57,20 +57,20 @@ net::Task<std::unique_ptr<UpstreamConnection>> open_connection(const ConnectPlan
                                                                boost::asio::ssl::context* tls_context,
                                                                net::CancelSignal* cancel) {
   auto executor = co_await asio::this_coro::executor;
-  Tcp::resolver resolver(executor);
+  net::TcpResolver resolver(executor);
   std::unique_ptr<UpstreamConnection::TlsStream> tls;
-  std::optional<Tcp::socket> plain;
+  std::optional<net::TcpSocket> plain;
   if (!plan.tls_host.empty()) {
     tls = std::make_unique<UpstreamConnection::TlsStream>(executor, *tls_context);
   } else {
     plain.emplace(executor);
   }
-  Tcp::socket& socket = tls ? tls->next_layer() : *plain;
+  net::TcpSocket& socket = tls ? tls->next_layer() : *plain;
 
   auto watch = std::make_shared<Watch>();
   watch->resolver = &resolver;
   watch->socket = &socket;
-  asio::steady_timer timer(executor, plan.timeout);
+  net::SteadyTimer timer(executor, plan.timeout);
   timer.async_wait([watch](ErrorCode ec) {
     if (ec || !watch->active) return;
     watch->timed_out = true;
@@ -83,7 +83,7 @@ net::Task<std::unique_ptr<UpstreamConnection>> open_connection(const ConnectPlan
   });
   struct Deactivate {
     Watch& watch;
-    asio::steady_timer& timer;
+    net::SteadyTimer& timer;
     ~Deactivate() {
       watch.active = false;
       timer.cancel();

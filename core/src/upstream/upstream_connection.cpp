@@ -8,7 +8,7 @@ namespace modelgw::upstream {
 
 namespace asio = net::asio;
 
-UpstreamConnection::UpstreamConnection(Tcp::socket socket) : plain_(std::move(socket)) {}
+UpstreamConnection::UpstreamConnection(net::TcpSocket socket) : plain_(std::move(socket)) {}
 
 UpstreamConnection::UpstreamConnection(std::unique_ptr<TlsStream> tls) : tls_(std::move(tls)) {}
 
@@ -32,7 +32,7 @@ net::Task<void> UpstreamConnection::wait_readable(ErrorCode& ec) {
     ec = {};
     return []() -> net::Task<void> { co_return; }();
   }
-  return plain_->async_wait(Tcp::socket::wait_read, asio::redirect_error(net::use_awaitable, ec));
+  return plain_->async_wait(net::TcpSocket::wait_read, asio::redirect_error(net::use_awaitable, ec));
 }
 
 std::size_t UpstreamConnection::available() {
@@ -49,7 +49,7 @@ void UpstreamConnection::cancel() {
 
 void UpstreamConnection::close() {
   ErrorCode ignored;
-  socket().shutdown(Tcp::socket::shutdown_both, ignored);
+  socket().shutdown(net::TcpSocket::shutdown_both, ignored);
   socket().close(ignored);
 }
 

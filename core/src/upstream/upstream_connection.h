@@ -17,10 +17,10 @@ namespace modelgw::upstream {
 class UpstreamConnection {
  public:
   using Tcp = net::asio::ip::tcp;
-  using TlsStream = net::asio::ssl::stream<Tcp::socket>;
+  using TlsStream = net::asio::ssl::stream<net::TcpSocket>;
   using ErrorCode = boost::system::error_code;
 
-  explicit UpstreamConnection(Tcp::socket socket);
+  explicit UpstreamConnection(net::TcpSocket socket);
   explicit UpstreamConnection(std::unique_ptr<TlsStream> tls);
   ~UpstreamConnection();
   UpstreamConnection(const UpstreamConnection&) = delete;
@@ -31,7 +31,7 @@ class UpstreamConnection {
   const void* loop() { return &net::asio::query(socket().get_executor(), net::asio::execution::context); }
   net::Executor executor() { return socket().get_executor(); }
   bool tls() const { return tls_ != nullptr; }
-  Tcp::socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
+  net::TcpSocket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
 
   // Whether it served a request before (the server may have closed it since).
   bool reused() const { return reused_; }
@@ -56,7 +56,7 @@ class UpstreamConnection {
   bool looks_closed();
 
  private:
-  std::optional<Tcp::socket> plain_;
+  std::optional<net::TcpSocket> plain_;
   std::unique_ptr<TlsStream> tls_;
   bool reused_ = false;
 };

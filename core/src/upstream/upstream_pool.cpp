@@ -62,7 +62,7 @@ struct UpstreamPool::Waiter {
       : executor(executor), loop(loop_of(executor)), timer(executor) {}
   net::Executor executor;
   const void* loop;
-  asio::steady_timer timer;
+  net::SteadyTimer timer;
   bool woken = false;  // under the pool's mutex
 };
 
