@@ -91,7 +91,7 @@ net::Task<Connection::Outcome> Connection::serve_one() {
   bool keep_alive = false;
   if (const Outcome read = co_await read_request(request, keep_alive); read != Outcome::next) co_return read;
   enter(Phase::busy);
-  if (buffer_.empty()) std::string().swap(buffer_);  // a long request or stream holds no read buffer
+  buffer_.release_if_empty();  // a long request or stream holds no read buffer
 
   net::CancelSignal hangup;
   ServerCall call(std::move(request), new_request_id(), *this, hangup, socket_.get_executor());
@@ -142,7 +142,7 @@ net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& 
   const RequestLimits& limits = hub_.limits;
 
   // RFC 9112 section 2.2: empty lines before a request line are ignored.
-  while (buffer_.size() >= 2 && buffer_[0] == '\r' && buffer_[1] == '\n') buffer_.erase(0, 2);
+  while (buffer_.pending().starts_with("\r\n")) buffer_.consume(2);
 
   // Idle: wait for the next request with a read into a small buffer. A read
   // rather than a readiness wait: Asio 1.74 re-arms the descriptor
@@ -163,11 +163,11 @@ net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& 
   std::size_t head_end = std::string::npos;
   std::size_t scanned = 0;
   while (true) {
-    if (const std::size_t empty = leading_empty_lines(buffer_); empty > 0) {
-      buffer_.erase(0, empty);
+    if (const std::size_t empty = leading_empty_lines(buffer_.pending()); empty > 0) {
+      buffer_.consume(empty);
       scanned = 0;
     }
-    if ((head_end = find_head_end(buffer_, scanned)) != std::string::npos) break;
+    if ((head_end = find_head_end(buffer_.pending(), scanned)) != std::string::npos) break;
     if (buffer_.size() > limits.max_header_bytes) break;
     scanned = buffer_.size();
     if (!co_await read_more(limits.max_header_bytes + 1 - buffer_.size())) {
@@ -186,7 +186,7 @@ net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& 
                          " bytes the gateway reads (server.max_header_bytes)"};
     co_return co_await refuse(std::move(too_long));
   }
-  if (auto bad = scan_head_bytes(std::string_view(buffer_).substr(0, head_end))) {
+  if (auto bad = scan_head_bytes(buffer_.pending().substr(0, head_end))) {
     co_return co_await refuse(std::move(*bad));
   }
 
@@ -194,14 +194,14 @@ net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& 
   request.remote_address = peer_;
   RequestParser parser(request, limits);
   error_code ec;
-  std::size_t used = parser.put(asio::buffer(buffer_), ec);
+  std::size_t used = parser.put(asio::buffer(buffer_.pending()), ec);
   if (ec == boost::beast::http::error::need_more) ec = {};
   if ((ec && !request.body_too_large) || !parser.is_header_done()) {
-    Refusal bad = parser.refusal(ec, buffer_);
+    Refusal bad = parser.refusal(ec, buffer_.pending());
     if (!parser.is_header_done()) co_return co_await refuse(std::move(bad));
     co_return co_await refuse(std::move(bad), request.method, std::string(request.path()));
   }
-  buffer_.erase(0, used);
+  buffer_.consume(used);
 
   // The body, whole, within the body deadline (unless it is over the limit:
   // then it is not read, and the handler answers 413).
@@ -225,14 +225,14 @@ net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& 
         }
         co_return Outcome::close;
       }
-      used = parser.put(asio::buffer(buffer_), ec);
+      used = parser.put(asio::buffer(buffer_.pending()), ec);
       if (ec == boost::beast::http::error::need_more) ec = {};
       if (request.body_too_large) break;
       if (ec) {
-        Refusal bad = parser.refusal(ec, buffer_);
+        Refusal bad = parser.refusal(ec, buffer_.pending());
         co_return co_await refuse(std::move(bad), request.method, std::string(request.path()));
       }
-      buffer_.erase(0, used);
+      buffer_.consume(used);
     }
   }
   disarm();
@@ -248,14 +248,12 @@ net::Task<Connection::Outcome> Connection::read_request(Request& request, bool& 
 }
 
 net::Task<bool> Connection::read_more(std::size_t max) {
-  const std::size_t old = buffer_.size();
   const std::size_t want = std::min(max, kReadChunk);
   if (want == 0) co_return false;
-  buffer_.resize(old + want);
   error_code ec;
-  const std::size_t n = co_await socket_.async_read_some(asio::buffer(buffer_.data() + old, want),
-                                                         asio::redirect_error(net::use_awaitable, ec));
-  buffer_.resize(old + n);
+  const std::size_t n =
+      co_await socket_.async_read_some(buffer_.prepare(want), asio::redirect_error(net::use_awaitable, ec));
+  buffer_.commit(n);
   co_return !ec && n > 0 && !aborted_;
 }
 
@@ -279,7 +277,7 @@ net::Task<void> Connection::linger_and_close() {
   error_code ec;
   socket_.shutdown(asio::socket_base::shutdown_send, ec);
   arm(kLingerTime);
-  std::string().swap(buffer_);
+  buffer_.clear();
   std::array<char, 4096> scrap;
   std::size_t total = 0;
   while (total < kLingerBytes && !ec && !timed_out_) {

@@ -9,6 +9,7 @@
 #include "http/server_call.h"
 #include "net/asio.h"
 #include "net/cancel_signal.h"
+#include "net/read_buffer.h"
 
 #include <array>
 #include <atomic>
@@ -89,7 +90,7 @@ class Connection final : public std::enable_shared_from_this<Connection>, public
   net::SteadyTimer timer_;
   ConnectionHub& hub_;
   std::size_t loop_;
-  std::string buffer_;  // read but not yet parsed; released while the connection is idle
+  net::ReadBuffer buffer_;  // read but not yet parsed; released while the connection is idle
   Clock::time_point deadline_ = Clock::time_point::max();
   std::uint64_t timer_generation_ = 0;
   bool timer_waiting_ = false;

@@ -212,7 +212,7 @@ net::Task<bool> ServerCall::flush() {
     co_return outlives_client_;
   }
   // The buffer goes with the write: a stream waiting for its next event
-  // holds none (as its upstream read buffer, upstream/read_buffer.h), which
+  // holds none (as its upstream read buffer, net/read_buffer.h), which
   // is most of an open stream's life. One allocation per piece is the price.
   co_return true;
 }

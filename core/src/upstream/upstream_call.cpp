@@ -115,7 +115,7 @@ void UpstreamCall::drop() {
   disarm();
   alarm_->connection = nullptr;
   if (connection_) pool_.discard(std::move(connection_));
-  buffer_ = ReadBuffer();
+  buffer_.clear();
 }
 
 void UpstreamCall::fail(FailureKind kind, const std::string& message) {

@@ -16,8 +16,8 @@
 
 #include "net/asio.h"
 #include "net/cancel_signal.h"
+#include "net/read_buffer.h"
 #include "upstream/failure.h"
-#include "upstream/read_buffer.h"
 
 #include <chrono>
 #include <cstddef>
@@ -92,7 +92,7 @@ class UpstreamCall {
   bool cancelled_ = false;
   std::unique_ptr<UpstreamConnection> connection_;
   std::unique_ptr<ResponseParser> parser_;
-  ReadBuffer buffer_;
+  net::ReadBuffer buffer_;
   std::shared_ptr<Alarm> alarm_;
   std::optional<net::SteadyTimer> timer_;
   std::optional<std::chrono::steady_clock::time_point> armed_until_;

@@ -1,7 +1,11 @@
-// Bytes read from an upstream socket and not yet consumed by the response
-// parser. It grows only to what one read asks for and frees its storage as
-// soon as nothing is pending, so a stream waiting for its next event holds no
-// buffer at all (only the few bytes of a split chunk header, if any).
+// Bytes read from a socket and not yet consumed by a parser: a client
+// connection's request (http/connection.cpp) or an upstream's response
+// (upstream/upstream_call.cpp). It grows only to what one read asks for and
+// frees its storage as soon as nothing is pending, so an idle connection or a
+// stream waiting for its next event holds no buffer at all (only the few
+// bytes of a split head or chunk line, if any). The room for a read is not
+// zero-filled first, as a std::string grown with resize() would be: a read
+// asks for 16 KiB and usually gets a few hundred bytes.
 #pragma once
 
 #include "net/asio.h"
@@ -11,17 +15,19 @@
 #include <memory>
 #include <string_view>
 
-namespace modelgw::upstream {
+namespace modelgw::net {
 
 class ReadBuffer {
  public:
   std::string_view pending() const { return {data_.get() + begin_, end_ - begin_}; }
+  std::size_t size() const { return end_ - begin_; }
+  bool empty() const { return begin_ == end_; }
   // Consumed bytes stay where they are until the next prepare() or
   // release_if_empty(): a view handed out of them remains valid until then.
   void consume(std::size_t n) { begin_ += n < end_ - begin_ ? n : end_ - begin_; }
 
   // Room for `n` more bytes after the pending ones.
-  net::asio::mutable_buffer prepare(std::size_t n) {
+  asio::mutable_buffer prepare(std::size_t n) {
     const std::size_t used = end_ - begin_;
     if (capacity_ - end_ < n) {
       if (capacity_ - used >= n) {
@@ -44,7 +50,10 @@ class ReadBuffer {
 
   // Frees the storage when nothing is pending.
   void release_if_empty() {
-    if (begin_ != end_) return;
+    if (begin_ == end_) clear();
+  }
+  // Drops whatever is pending and frees the storage.
+  void clear() {
     data_.reset();
     capacity_ = begin_ = end_ = 0;
   }
@@ -57,4 +66,4 @@ class ReadBuffer {
   std::size_t end_ = 0;
 };
 
-}  // namespace modelgw::upstream
+}  // namespace modelgw::net
