@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include <set>
 #include <thread>
 
@@ -38,4 +41,22 @@ TEST(RequestId, IdsMadeLaterSortLater) {
   const auto second = modelgw::http::new_request_id();
   // The time part (after "req_", 8 characters) orders them.
   EXPECT_LT(first.substr(4, 8), second.substr(4, 8));
+}
+
+// The random part draws each of the 62 characters equally often: a draw
+// folded onto them (a remainder of six bits, say) would make some two or
+// three times as common and the ids that much easier to collide.
+TEST(RequestId, TheRandomCharactersAreUniform) {
+  std::map<char, int> seen;
+  constexpr int kIds = 20000;
+  for (int i = 0; i < kIds; ++i) {
+    const std::string id = modelgw::http::new_request_id();
+    for (std::size_t k = 4 + 8; k < id.size(); ++k) ++seen[id[k]];
+  }
+  ASSERT_EQ(seen.size(), 62U);
+  const double expected = kIds * 16.0 / 62.0;  // about 5161 each
+  for (const auto& [c, n] : seen) {
+    EXPECT_GT(n, expected * 0.9) << c;
+    EXPECT_LT(n, expected * 1.1) << c;
+  }
 }
