@@ -91,8 +91,8 @@ std::shared_ptr<const pii::Policy> TenantGate::pii_policy(const std::string& ten
   return entry_of(tenant_name).policy;
 }
 
-std::optional<errors::ApiError> TenantGate::refusal(const Entry& entry, const auth::Principal& principal) {
-  if (!entry.disabled) return std::nullopt;
+std::optional<errors::ApiError> TenantGate::refusal(bool disabled, const auth::Principal& principal) {
+  if (!disabled) return std::nullopt;
   return errors::ApiError{
       403,
       "permission_denied",
@@ -101,26 +101,27 @@ std::optional<errors::ApiError> TenantGate::refusal(const Entry& entry, const au
 }
 
 std::optional<errors::ApiError> TenantGate::check(const auth::Principal& principal) {
-  return refusal(entry_of(principal.tenant_name), principal);
+  return refusal(entry_of(principal.tenant_name).disabled, principal);
 }
 
-std::optional<TenantGate::Entry> TenantGate::cached(const std::string& tenant_name) {
+template <class Read>
+auto TenantGate::read_cached(const std::string& tenant_name, Read read)
+    -> std::optional<std::invoke_result_t<Read&, const Entry&>> {
   if (ttl_.count() <= 0) return std::nullopt;
   std::shared_lock lock(mutex_);
   auto it = cache_.find(tenant_name);
   if (it == cache_.end() || it->second.expires <= std::chrono::steady_clock::now()) return std::nullopt;
-  return it->second;
+  return read(it->second);
 }
 
 std::optional<std::optional<errors::ApiError>> TenantGate::check_cached(const auth::Principal& principal) {
-  auto entry = cached(principal.tenant_name);
-  if (!entry) return std::nullopt;
-  return refusal(*entry, principal);
+  const auto disabled = read_cached(principal.tenant_name, [](const Entry& e) { return e.disabled; });
+  if (!disabled) return std::nullopt;
+  return refusal(*disabled, principal);
 }
 
 std::shared_ptr<const pii::Policy> TenantGate::pii_policy_cached(const std::string& tenant_name) {
-  auto entry = cached(tenant_name);
-  return entry ? entry->policy : nullptr;
+  return read_cached(tenant_name, [](const Entry& e) { return e.policy; }).value_or(nullptr);
 }
 
 std::shared_ptr<const budget::TenantSpend> TenantGate::spend(const std::string& tenant_name) {
@@ -128,8 +129,7 @@ std::shared_ptr<const budget::TenantSpend> TenantGate::spend(const std::string& 
 }
 
 std::shared_ptr<const budget::TenantSpend> TenantGate::spend_cached(const std::string& tenant_name) {
-  auto entry = cached(tenant_name);
-  return entry ? entry->spend : nullptr;
+  return read_cached(tenant_name, [](const Entry& e) { return e.spend; }).value_or(nullptr);
 }
 
 void TenantGate::forget(const std::string& tenant_name) {

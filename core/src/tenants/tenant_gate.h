@@ -18,6 +18,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 namespace modelgw::tenants {
@@ -56,8 +57,13 @@ class TenantGate {
     std::chrono::steady_clock::time_point expires;
   };
   Entry entry_of(const std::string& tenant_name);
-  std::optional<Entry> cached(const std::string& tenant_name);
-  static std::optional<errors::ApiError> refusal(const Entry& entry, const auth::Principal& principal);
+  // `read(entry)` under the lock when the tenant's entry is cached and fresh:
+  // only what a caller needs is copied (a shared_ptr copy is an atomic
+  // increment on a count every loop touches).
+  template <class Read>
+  auto read_cached(const std::string& tenant_name, Read read)
+      -> std::optional<std::invoke_result_t<Read&, const Entry&>>;
+  static std::optional<errors::ApiError> refusal(bool disabled, const auth::Principal& principal);
 
   plugins::Storage& storage_;
   std::chrono::milliseconds ttl_;
