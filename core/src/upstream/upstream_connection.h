@@ -16,7 +16,6 @@ namespace modelgw::upstream {
 
 class UpstreamConnection {
  public:
-  using Tcp = net::asio::ip::tcp;
   using TlsStream = net::asio::ssl::stream<net::TcpSocket>;
   using ErrorCode = boost::system::error_code;
 
