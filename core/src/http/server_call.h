@@ -190,6 +190,7 @@ class ServerCall {
   net::CancelSignal ended_;
   net::Executor executor_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  static constexpr std::size_t kHeadersReserved = 8;
   std::vector<std::pair<std::string, std::string>> headers_;
   std::string out_;  // buffered, not yet written
   int status_ = 0;
