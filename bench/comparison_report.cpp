@@ -195,6 +195,10 @@ void print_comparison(const Comparison& c, std::ostream& out) {
       << ", one worker, upstream keepalive, proxy_buffering off\n";
   out << "modelgw: API-key auth, PII mode " << c.pii_mode << ", usage written to SQLite, access log"
       << (c.access_log ? " on" : " off") << "; money path: the same plus two budgets, credit, rate limits\n";
+  if (c.rounds.size() > 1) {
+    out << "each figure below is its proxy's pass with the median of " << c.rounds.size()
+        << " rounds; the ratios of passes side by side follow (a, b)\n";
+  }
   out << strf("  %-34s %14s %14s %9s  %s\n", "", "nginx", "modelgw", "ratio", "target");
 
   const auto& ng = c.nginx;
@@ -237,6 +241,8 @@ void print_comparison(const Comparison& c, std::ostream& out) {
     latency_rows(out, c.direct_latency, ng.latency, gw.latency, "");
     if (c.money.latency) latency_rows(out, c.direct_latency, ng.latency, c.money.latency, "money: ");
   }
+
+  print_rounds(c.rounds, out);
 
   if (ng.sse || gw.sse) {
     out << strf("(c) SSE: %d streams opened at %.0f/s, one event every %d ms, %d content events each\n",
@@ -345,7 +351,9 @@ void print_comparison(const Comparison& c, std::ostream& out) {
 nlohmann::json comparison_json(const Comparison& c) {
   const auto& s = c.settings;
   nlohmann::json j;
-  j["settings"] = {{"concurrency", s.concurrency},
+  if (c.rounds.size() > 1) j["paired_rounds"] = rounds_json(c.rounds);
+  j["settings"] = {{"rounds", s.rounds},
+                   {"concurrency", s.concurrency},
                    {"duration_s", s.duration_s},
                    {"rate", s.rate},
                    {"latency_duration_s", s.latency_duration_s},

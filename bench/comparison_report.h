@@ -2,12 +2,14 @@
 // modelgw / nginx and the targets: the summary on stdout and JSON.
 #pragma once
 
+#include "paired_rounds.h"
 #include "scenarios.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace bench {
 
@@ -33,6 +35,9 @@ struct Comparison {
   // (a) through modelgw on the plain path, each request with a new
   // Idempotency-Key (a store write per request), over gateway.saturation.
   std::optional<PassResult> idempotency_key;
+  // With --rounds N (N > 1): every round's passes of (a) and (b); the fields
+  // above then hold each proxy's pass with the median figure.
+  std::vector<Round> rounds;
 
   // Failures that make the run's exit code 1: errors in (a), (b) or (c) on
   // any side. The attacker scenario's client errors are its result, not a

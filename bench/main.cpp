@@ -29,6 +29,7 @@
 #include <sstream>
 #include <thread>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -169,6 +170,7 @@ std::string sse_model(const Options& o) {
 
 ScenarioSettings scenario_settings(const Options& o) {
   ScenarioSettings s;
+  s.rounds = o.rounds;
   s.concurrency = o.concurrency;
   s.warmup_s = o.warmup_s;
   s.duration_s = o.duration_s;
@@ -250,41 +252,71 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
                                Environment::kSseAlias, Environment::money_headers()},
                         &c.money});
 
-  if (o.runs("saturation")) {
-    for (auto& [t, run] : with_money) {
-      if (g_interrupted) return;
-      progress("(a) saturation through " + t.name + ": C=" + std::to_string(s.concurrency) + ", " +
-               seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
-      run->saturation = run_saturation(s, t, body, env.upstream_pid(), &g_interrupted);
+  // (a) and (b), once or in rounds (paired_rounds.h): each round runs every
+  // proxy in turn, so the ratios of a round compare passes side by side.
+  const auto in_round = [&](Round& r, const TargetRun* run) -> std::optional<PassResult>& {
+    return run == &c.nginx ? r.nginx : run == &c.money ? r.money : r.plain;
+  };
+  const auto latency_in_round = [&](Round& r, const TargetRun* run) -> std::optional<OpenLoopResult>& {
+    return run == &c.nginx ? r.nginx_latency : run == &c.money ? r.money_latency : r.plain_latency;
+  };
+  const int rounds = std::max(1, s.rounds);
+  for (int round = 1; round <= rounds && !g_interrupted; ++round) {
+    if (rounds > 1) progress("round " + std::to_string(round) + " of " + std::to_string(rounds));
+    Round& r = c.rounds.emplace_back();
+    if (o.runs("saturation")) {
+      for (auto& [t, run] : with_money) {
+        if (g_interrupted) break;
+        progress("(a) saturation through " + t.name + ": C=" + std::to_string(s.concurrency) + ", " +
+                 seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
+        auto& pass = in_round(r, run) = run_saturation(s, t, body, env.upstream_pid(), &g_interrupted);
+        check_gateway_alive(env, "saturation");
+        progress("  " + describe(*pass) + ", proxy CPU " +
+                 std::to_string(static_cast<long>(pass->gateway_cpu_us_per_request)) + " us/request");
+      }
+      if (g_interrupted) break;
+      // The plain path again, each request with an Idempotency-Key of its own.
+      progress("(a) saturation through modelgw, a new Idempotency-Key on every request");
+      r.keyed = run_saturation(s, gateway, body, env.upstream_pid(), &g_interrupted, "Idempotency-Key");
       check_gateway_alive(env, "saturation");
-      progress("  " + describe(*run->saturation) + ", proxy CPU " +
-               std::to_string(static_cast<long>(run->saturation->gateway_cpu_us_per_request)) +
-               " us/request");
+      progress("  " + describe(*r.keyed) + ", proxy CPU " +
+               std::to_string(static_cast<long>(r.keyed->gateway_cpu_us_per_request)) + " us/request");
+      settle();
     }
-    if (g_interrupted) return;
-    // The plain path again, each request with an Idempotency-Key of its own.
-    progress("(a) saturation through modelgw, a new Idempotency-Key on every request");
-    c.idempotency_key =
-        run_saturation(s, gateway, body, env.upstream_pid(), &g_interrupted, "Idempotency-Key");
-    check_gateway_alive(env, "saturation");
-    progress("  " + describe(*c.idempotency_key) + ", proxy CPU " +
-             std::to_string(static_cast<long>(c.idempotency_key->gateway_cpu_us_per_request)) +
-             " us/request");
-    settle();
-  }
-  if (o.runs("latency")) {
-    progress("(b) latency at " + std::to_string(static_cast<int>(s.rate)) + " req/s: the mock directly");
-    c.direct_latency = run_latency(s, mock, body, &g_interrupted);
-    progress("  " + describe_open_loop(*c.direct_latency));
-    for (auto& [t, run] : with_money) {
-      if (g_interrupted) return;
-      progress("(b) latency through " + t.name);
-      run->latency = run_latency(s, t, body, &g_interrupted);
-      check_gateway_alive(env, "latency");
-      progress("  " + describe_open_loop(*run->latency));
+    if (o.runs("latency")) {
+      progress("(b) latency at " + std::to_string(static_cast<int>(s.rate)) + " req/s: the mock directly");
+      r.direct = run_latency(s, mock, body, &g_interrupted);
+      progress("  " + describe_open_loop(*r.direct));
+      for (auto& [t, run] : with_money) {
+        if (g_interrupted) break;
+        progress("(b) latency through " + t.name);
+        auto& pass = latency_in_round(r, run) = run_latency(s, t, body, &g_interrupted);
+        check_gateway_alive(env, "latency");
+        progress("  " + describe_open_loop(*pass));
+      }
+      settle();
     }
-    settle();
   }
+  // The one-run table: each proxy's pass with the median figure of the rounds.
+  const auto median_pass = [&](auto pick, auto figure) {
+    using Pass = std::remove_cvref_t<decltype(pick(c.rounds.front()))>;
+    std::vector<double> figures;
+    for (Round& r : c.rounds) figures.push_back(pick(r) ? figure(*pick(r)) : -1.0);
+    const int i = median_index(figures);
+    return i < 0 ? Pass{} : Pass(pick(c.rounds[static_cast<std::size_t>(i)]));
+  };
+  const auto cpu = [](const PassResult& p) { return p.gateway_cpu_us_per_request; };
+  const auto p50 = [](const OpenLoopResult& l) {
+    return l.ok > 0 ? static_cast<double>(l.latency.p50_us) : -1.0;
+  };
+  for (auto& [t, run] : with_money) {
+    const TargetRun* which = run;
+    run->saturation = median_pass([&](Round& r) { return in_round(r, which); }, cpu);
+    run->latency = median_pass([&](Round& r) { return latency_in_round(r, which); }, p50);
+  }
+  c.idempotency_key = median_pass([](Round& r) { return r.keyed; }, cpu);
+  c.direct_latency = median_pass([](Round& r) { return r.direct; }, p50);
+  if (g_interrupted) return;
   if (o.runs("sse")) {
     for (auto& [t, run] : targets) {
       if (g_interrupted) return;

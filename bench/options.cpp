@@ -45,6 +45,9 @@ scenarios:
   --pii-mode MODE        the gateway's PII mode: off, flag, block, mask (flag, the default)
   --request-timeout-ms N per socket operation (10000)
   --skip-load            leave out saturation, latency and direct
+  --rounds N             run (a) and (b) N times, the proxies in turn, and give
+                         each ratio's median and range over the rounds, each
+                         taken within one round (1)
 (b) latency:
   --rate R               open-loop requests per second (200)
   --latency-warmup S     (1)
@@ -200,7 +203,9 @@ Options parse_options(int argc, char** argv) {
     } else {
       usage_error("--" + name + " needs a value");
     }
-    if (name == "concurrency") {
+    if (name == "rounds") {
+      o.rounds = to_int(name, value, 1, 20);
+    } else if (name == "concurrency") {
       o.concurrency = to_int(name, value, 1, 4096);
     } else if (name == "warmup") {
       o.warmup_s = to_seconds(name, value, 0);

@@ -18,6 +18,7 @@ struct Options {
   std::string pii_mode = "flag";  // the gateway's pii.default_mode (its config default)
   int request_timeout_ms = 10000;
   bool skip_load = false;
+  int rounds = 1;  // (a) and (b) repeated, the proxies in turn (paired_rounds.h)
   // Open streams.
   int streams = 1000;
   double stream_hold_s = 15;  // how long each stream stays open (words * chunk delay)

@@ -28,6 +28,8 @@ struct Target {
 };
 
 struct ScenarioSettings {
+  // (a) and (b) are run this many times, the proxies in turn (paired_rounds.h).
+  int rounds = 1;
   // (a) saturation: closed loop, one epoll thread (as wrk -t1).
   int concurrency = 64;
   double warmup_s = 2;
