@@ -178,11 +178,17 @@ void latency_rows(std::ostream& out, const std::optional<OpenLoopResult>& direct
 }  // namespace
 
 std::uint64_t Comparison::failures() const {
-  std::uint64_t n = open_loop_errors(direct_latency);
-  if (idempotency_key) n += idempotency_key->load.errors + idempotency_key->load.warmup_errors;
+  // (a) and (b) from every round's passes, not only the median ones shown.
+  const auto pass_errors = [](const std::optional<PassResult>& p) -> std::uint64_t {
+    return p ? p->load.errors + p->load.warmup_errors : 0;
+  };
+  std::uint64_t n = 0;
+  for (const Round& r : rounds) {
+    n += pass_errors(r.nginx) + pass_errors(r.plain) + pass_errors(r.money) + pass_errors(r.keyed);
+    n += open_loop_errors(r.direct) + open_loop_errors(r.nginx_latency) + open_loop_errors(r.plain_latency) +
+         open_loop_errors(r.money_latency);
+  }
   for (const TargetRun* t : {&nginx, &gateway, &money}) {
-    if (t->saturation) n += t->saturation->load.errors + t->saturation->load.warmup_errors;
-    n += open_loop_errors(t->latency);
     if (t->sse) n += static_cast<std::uint64_t>(t->sse->result.requested - t->sse->result.completed);
   }
   return n;

@@ -39,8 +39,8 @@ struct Comparison {
   // above then hold each proxy's pass with the median figure.
   std::vector<Round> rounds;
 
-  // Failures that make the run's exit code 1: errors in (a), (b) or (c) on
-  // any side. The attacker scenario's client errors are its result, not a
+  // Failures that make the run's exit code 1: errors in (a), (b) (any
+  // round's pass) or (c) on any side. The attacker scenario's client errors are its result, not a
   // failure of the run.
   std::uint64_t failures() const;
 };
