@@ -111,18 +111,6 @@ nlohmann::json target_json(const TargetRun& t) {
 constexpr double kMoneyOverPlain = 1.10;  // issue 27: the money path's CPU over the plain path's
 constexpr double kNewKeyOverPlain = 1.5;  // issue 27: a new Idempotency-Key over none
 
-double cpu_of(const std::optional<PassResult>& p) {
-  return field(p, [](const PassResult& x) { return x.gateway_cpu_us_per_request; });
-}
-
-double rps_of(const std::optional<PassResult>& p) {
-  return field(p, [](const PassResult& x) { return x.load.rps; });
-}
-
-double p99_of(const std::optional<PassResult>& p) {
-  return field(p, [](const PassResult& x) { return static_cast<double>(x.load.latency.p99_us); });
-}
-
 double errors_of(const std::optional<PassResult>& p) {
   return field(p,
                [](const PassResult& x) { return static_cast<double>(x.load.errors + x.load.warmup_errors); });

@@ -40,8 +40,8 @@ struct Comparison {
   std::vector<Round> rounds;
 
   // Failures that make the run's exit code 1: errors in (a), (b) (any
-  // round's pass) or (c) on any side. The attacker scenario's client errors are its result, not a
-  // failure of the run.
+  // round's pass) or (c) on any side. The attacker scenario's client errors
+  // are its result, not a failure of the run.
   std::uint64_t failures() const;
 };
 

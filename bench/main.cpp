@@ -260,7 +260,8 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
   const auto latency_in_round = [&](Round& r, const TargetRun* run) -> std::optional<OpenLoopResult>& {
     return run == &c.nginx ? r.nginx_latency : run == &c.money ? r.money_latency : r.plain_latency;
   };
-  const int rounds = std::max(1, s.rounds);
+  // No round at all when neither runs (no empty rounds to report).
+  const int rounds = o.runs("saturation") || o.runs("latency") ? std::max(1, s.rounds) : 0;
   for (int round = 1; round <= rounds && !g_interrupted; ++round) {
     if (rounds > 1) progress("round " + std::to_string(round) + " of " + std::to_string(rounds));
     Round& r = c.rounds.emplace_back();

@@ -7,15 +7,6 @@
 namespace bench {
 namespace {
 
-double pass_cpu(const std::optional<PassResult>& p) {
-  return p ? p->gateway_cpu_us_per_request : -1;
-}
-double pass_rps(const std::optional<PassResult>& p) {
-  return p ? p->load.rps : -1;
-}
-double pass_p99(const std::optional<PassResult>& p) {
-  return p && p->load.requests > 0 ? static_cast<double>(p->load.latency.p99_us) : -1;
-}
 // p50 over the mock's own p50 in the same round.
 double added_p50(const std::optional<OpenLoopResult>& r, const std::optional<OpenLoopResult>& direct) {
   if (!r || !direct || r->ok == 0 || direct->ok == 0) return -1;
@@ -36,17 +27,17 @@ struct PairedRatio {
 
 const PairedRatio kRatios[] = {
     {"cpu_per_request", "plain: CPU per request / nginx", 2.0, true,
-     [](const Round& r) { return paired(pass_cpu(r.plain), pass_cpu(r.nginx)); }},
+     [](const Round& r) { return paired(cpu_of(r.plain), cpu_of(r.nginx)); }},
     {"max_rps", "plain: max RPS / nginx", 0.5, false,
-     [](const Round& r) { return paired(pass_rps(r.plain), pass_rps(r.nginx)); }},
+     [](const Round& r) { return paired(rps_of(r.plain), rps_of(r.nginx)); }},
     {"p99_latency", "plain: p99 at saturation / nginx", 2.0, true,
-     [](const Round& r) { return paired(pass_p99(r.plain), pass_p99(r.nginx)); }},
+     [](const Round& r) { return paired(p99_of(r.plain), p99_of(r.nginx)); }},
     {"money_cpu_per_request", "money: CPU per request / nginx", 2.0, true,
-     [](const Round& r) { return paired(pass_cpu(r.money), pass_cpu(r.nginx)); }},
+     [](const Round& r) { return paired(cpu_of(r.money), cpu_of(r.nginx)); }},
     {"money_over_plain_cpu", "money CPU / plain CPU", 1.10, true,
-     [](const Round& r) { return paired(pass_cpu(r.money), pass_cpu(r.plain)); }},
+     [](const Round& r) { return paired(cpu_of(r.money), cpu_of(r.plain)); }},
     {"new_key_over_plain_cpu", "new key CPU / plain CPU", 1.5, true,
-     [](const Round& r) { return paired(pass_cpu(r.keyed), pass_cpu(r.plain)); }},
+     [](const Round& r) { return paired(cpu_of(r.keyed), cpu_of(r.plain)); }},
     {"added_median_latency", "plain: added p50 / nginx's", 1.1, true,
      [](const Round& r) {
        return paired(added_p50(r.plain_latency, r.direct), added_p50(r.nginx_latency, r.direct));

@@ -239,4 +239,16 @@ void write_json(const BenchReport& r, const std::string& path, const nlohmann::j
   if (!f) throw std::runtime_error("cannot write " + path);
 }
 
+double cpu_of(const std::optional<PassResult>& p) {
+  return p ? p->gateway_cpu_us_per_request : -1;
+}
+
+double rps_of(const std::optional<PassResult>& p) {
+  return p ? p->load.rps : -1;
+}
+
+double p99_of(const std::optional<PassResult>& p) {
+  return p && p->load.requests > 0 ? static_cast<double>(p->load.latency.p99_us) : -1;
+}
+
 }  // namespace bench

@@ -21,6 +21,12 @@ struct PassResult {
   double upstream_cpu_us_per_request = -1;  // fake_upstream CPU time / requests
 };
 
+// A pass's figures, -1 when it did not run (its p99 also when no request
+// was answered), for ratios that must not read a missing side as zero.
+double cpu_of(const std::optional<PassResult>& p);
+double rps_of(const std::optional<PassResult>& p);
+double p99_of(const std::optional<PassResult>& p);
+
 // The same load, directly against the fake upstream and through the gateway.
 struct LoadComparison {
   int concurrency = 0;
