@@ -74,6 +74,8 @@ nlohmann::json target_json(const TargetRun& t) {
                        {"latency", latency_json(l.latency)},
                        {"proxy_cpu_us_per_request", t.saturation->gateway_cpu_us_per_request},
                        {"upstream_cpu_us_per_request", t.saturation->upstream_cpu_us_per_request}};
+    if (!t.saturation->cpu_by_thread_us.empty())
+      j["saturation"]["proxy_cpu_by_thread_us_per_request"] = t.saturation->cpu_by_thread_us;
   }
   if (t.latency) j["latency"] = open_loop_json(*t.latency);
   if (t.sse) {
@@ -221,6 +223,17 @@ void print_comparison(const Comparison& c, std::ostream& out) {
           ratio_text(r_rps), "");
       row(out, "new key: errors", "", num(errors_of(c.idempotency_key), "%.0f"), "", "");
       print_reasons(out, "new key", c.idempotency_key->load.error_reasons);
+    }
+    // Where modelgw's CPU per request went, by kind of thread.
+    const std::pair<const char*, const std::optional<PassResult>*> passes[] = {
+        {"plain", &gw.saturation}, {"money", &c.money.saturation}, {"new key", &c.idempotency_key}};
+    bool titled = false;
+    for (const auto& [name, pass] : passes) {
+      const std::string split = *pass ? cpu_by_thread_text(**pass) : std::string();
+      if (split.empty()) continue;
+      if (!titled) out << "  modelgw's CPU per request by thread (us; mgw-loop: the event loops)\n";
+      titled = true;
+      out << strf("    %-8s %s\n", name, split.c_str());
     }
   }
 

@@ -67,12 +67,14 @@ std::string verdict(double ratio, const char* op, double target, bool met) {
 }
 
 nlohmann::json pass_json(const PassResult& p) {
-  return {{"requests", p.load.requests},
-          {"errors", p.load.errors + p.load.warmup_errors},
-          {"rps", p.load.rps},
-          {"latency", latency_json(p.load.latency)},
-          {"proxy_cpu_us_per_request", p.gateway_cpu_us_per_request},
-          {"mock_cpu_us_per_request", p.upstream_cpu_us_per_request}};
+  nlohmann::json j = {{"requests", p.load.requests},
+                      {"errors", p.load.errors + p.load.warmup_errors},
+                      {"rps", p.load.rps},
+                      {"latency", latency_json(p.load.latency)},
+                      {"proxy_cpu_us_per_request", p.gateway_cpu_us_per_request},
+                      {"mock_cpu_us_per_request", p.upstream_cpu_us_per_request}};
+  if (!p.cpu_by_thread_us.empty()) j["proxy_cpu_by_thread_us_per_request"] = p.cpu_by_thread_us;
+  return j;
 }
 
 }  // namespace
@@ -149,6 +151,8 @@ nlohmann::json run_front_doors(const ScenarioSettings& s, const Environment& env
                     ng_text(strf("%.1f", ng.gateway_cpu_us_per_request)).c_str(),
                     gw.gateway_cpu_us_per_request,
                     verdict(r_cpu, "<=", kDoorCpuTarget, r_cpu >= 0 && r_cpu <= kDoorCpuTarget).c_str());
+    if (const std::string split = cpu_by_thread_text(gw); !split.empty())
+      summary << "      modelgw by thread: " << split << "\n";
     summary << strf("  %-42s %12s %12.0f  %s\n", "  max RPS", ng_text(strf("%.0f", ng.load.rps)).c_str(),
                     gw.load.rps, verdict(r_rps, ">=", kDoorRpsTarget, r_rps >= kDoorRpsTarget).c_str());
     summary << strf("  %-42s %12s %12s  %s\n", "  p50 / p99 latency (us)",

@@ -79,6 +79,14 @@ std::string describe(const PassResult& p) {
          std::to_string(l.latency.p50_us) + " us, " + std::to_string(static_cast<long long>(l.rps)) + " rps";
 }
 
+// ", proxy CPU 52 us/request (mgw-loop 30.1, mgw-usage 9.8, ...)".
+std::string cpu_note(const PassResult& p) {
+  std::string note =
+      ", proxy CPU " + std::to_string(static_cast<long>(p.gateway_cpu_us_per_request)) + " us/request";
+  if (const std::string split = cpu_by_thread_text(p); !split.empty()) note += " (" + split + ")";
+  return note;
+}
+
 LoadComparison compare(const Options& o, const Environment& env, const std::string& body, int concurrency,
                        double warmup_s, double duration_s) {
   LoadComparison c;
@@ -272,16 +280,14 @@ void run_comparison(const Options& o, Environment& env, const NginxProxy* nginx,
                  seconds(s.warmup_s) + " warm-up + " + seconds(s.duration_s));
         auto& pass = in_round(r, run) = run_saturation(s, t, body, env.upstream_pid(), &g_interrupted);
         check_gateway_alive(env, "saturation");
-        progress("  " + describe(*pass) + ", proxy CPU " +
-                 std::to_string(static_cast<long>(pass->gateway_cpu_us_per_request)) + " us/request");
+        progress("  " + describe(*pass) + cpu_note(*pass));
       }
       if (g_interrupted) break;
       // The plain path again, each request with an Idempotency-Key of its own.
       progress("(a) saturation through modelgw, a new Idempotency-Key on every request");
       r.keyed = run_saturation(s, gateway, body, env.upstream_pid(), &g_interrupted, "Idempotency-Key");
       check_gateway_alive(env, "saturation");
-      progress("  " + describe(*r.keyed) + ", proxy CPU " +
-               std::to_string(static_cast<long>(r.keyed->gateway_cpu_us_per_request)) + " us/request");
+      progress("  " + describe(*r.keyed) + cpu_note(*r.keyed));
       settle();
     }
     if (o.runs("latency")) {

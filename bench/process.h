@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,11 @@ struct ProcSample {
 };
 // Reads /proc/PID/status and /proc/PID/stat; zeros if the process is gone.
 ProcSample sample_process(pid_t pid);
+
+// CPU seconds (user + system) of the process's threads, summed by thread
+// name with a trailing "-<digits>" left off ("mgw-loop-0" and "mgw-loop-1"
+// are "mgw-loop"): where a proxy's CPU goes. Empty if the process is gone.
+std::map<std::string, double> sample_thread_cpu(pid_t pid);
 
 // TCP counters from /proc/net/netstat (TcpExt), for the whole network
 // namespace: other processes' connections count too.

@@ -50,6 +50,7 @@ nlohmann::json pass_json(const PassResult& p) {
                       {"error_reasons", l.error_reasons}};
   if (p.gateway_cpu_us_per_request >= 0) j["gateway_cpu_us_per_request"] = p.gateway_cpu_us_per_request;
   if (p.upstream_cpu_us_per_request >= 0) j["upstream_cpu_us_per_request"] = p.upstream_cpu_us_per_request;
+  if (!p.cpu_by_thread_us.empty()) j["gateway_cpu_by_thread_us_per_request"] = p.cpu_by_thread_us;
   return j;
 }
 
@@ -249,6 +250,19 @@ double rps_of(const std::optional<PassResult>& p) {
 
 double p99_of(const std::optional<PassResult>& p) {
   return p && p->load.requests > 0 ? static_cast<double>(p->load.latency.p99_us) : -1;
+}
+
+std::string cpu_by_thread_text(const PassResult& p) {
+  if (p.cpu_by_thread_us.size() < 2) return {};
+  std::vector<std::pair<std::string, double>> kinds(p.cpu_by_thread_us.begin(), p.cpu_by_thread_us.end());
+  std::sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out;
+  for (const auto& [kind, us] : kinds) {
+    if (us < 0.05) continue;
+    if (!out.empty()) out += ", ";
+    out += strf("%s %.1f", kind.c_str(), us);
+  }
+  return out;
 }
 
 }  // namespace bench

@@ -6,6 +6,7 @@
 #include "process.h"
 #include "sse_holder.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -19,7 +20,14 @@ struct PassResult {
   LoadResult load;
   double gateway_cpu_us_per_request = -1;   // modelgw CPU time / requests; -1 when not applicable
   double upstream_cpu_us_per_request = -1;  // fake_upstream CPU time / requests
+  // The proxy's CPU time / requests by thread kind (process.h,
+  // sample_thread_cpu): "mgw-loop", "mgw-usage", ... Empty when not measured.
+  std::map<std::string, double> cpu_by_thread_us;
 };
+
+// "mgw-loop 24.1, mgw-usage 9.6, ..." (largest first; under 0.05 left out),
+// or "" for a proxy of one kind of thread.
+std::string cpu_by_thread_text(const PassResult& p);
 
 // A pass's figures, -1 when it did not run (its p99 also when no request
 // was answered), for ratios that must not read a missing side as zero.

@@ -27,6 +27,7 @@ PassResult run_pass(std::uint16_t port, const std::string& request, int concurre
                     double duration_s, int timeout_ms, pid_t proxy_pid, pid_t upstream_pid,
                     const std::atomic<bool>* interrupted, const std::string& unique_header) {
   ProcSample proxy_start, proxy_end, up_start, up_end;
+  std::map<std::string, double> threads_start, threads_end;
   LoadOptions lo;
   lo.port = port;
   lo.request = request;
@@ -38,10 +39,12 @@ PassResult run_pass(std::uint16_t port, const std::string& request, int concurre
   lo.unique_header = unique_header;
   lo.on_measure_start = [&] {
     if (proxy_pid > 0) proxy_start = sample_process(proxy_pid);
+    if (proxy_pid > 0) threads_start = sample_thread_cpu(proxy_pid);
     if (upstream_pid > 0) up_start = sample_process(upstream_pid);
   };
   lo.on_measure_end = [&] {
     if (proxy_pid > 0) proxy_end = sample_process(proxy_pid);
+    if (proxy_pid > 0) threads_end = sample_thread_cpu(proxy_pid);
     if (upstream_pid > 0) up_end = sample_process(upstream_pid);
   };
   PassResult p;
@@ -52,6 +55,12 @@ PassResult run_pass(std::uint16_t port, const std::string& request, int concurre
     };
     if (proxy_pid > 0) p.gateway_cpu_us_per_request = per_request(proxy_start, proxy_end);
     if (upstream_pid > 0) p.upstream_cpu_us_per_request = per_request(up_start, up_end);
+    const double requests = static_cast<double>(p.load.requests);
+    for (const auto& [group, end_s] : threads_end) {
+      const auto start = threads_start.find(group);  // a kind started during the pass counts from 0
+      const double spent = end_s - (start == threads_start.end() ? 0.0 : start->second);
+      p.cpu_by_thread_us[group] = spent * 1e6 / requests;
+    }
   }
   return p;
 }

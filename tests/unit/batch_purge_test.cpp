@@ -49,7 +49,7 @@ TEST(BatchPurge, RunsEveryIntervalThroughFailuresUntilStopped) {
     if (++calls % 2 == 1) throw std::runtime_error("the store refused");
     return 1;
   });
-  purge.start(5ms);
+  purge.start("test-purge", 5ms);
   const auto deadline = std::chrono::steady_clock::now() + 10s;
   while (calls < 4 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
   purge.stop();

@@ -15,7 +15,7 @@ namespace modelgw::api {
 
 class QueryLane {
  public:
-  QueryLane(int threads, int per_tenant) : pool_(threads), per_tenant_(per_tenant) {}
+  QueryLane(int threads, int per_tenant) : pool_(threads, "mgw-query"), per_tenant_(per_tenant) {}
 
   // A query's place in the lane; empty when the tenant has its most running.
   class Ticket {

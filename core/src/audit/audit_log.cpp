@@ -364,7 +364,7 @@ std::chrono::milliseconds AuditLog::write_and_checkpoint() {
 void AuditLog::start() {
   next_checkpoint_ = std::chrono::steady_clock::now() + options_.checkpoint_interval;
   backoff_ = options_.flush_interval;
-  thread_.start(options_.flush_interval, [this] { return write_and_checkpoint(); });
+  thread_.start("mgw-audit", options_.flush_interval, [this] { return write_and_checkpoint(); });
 }
 
 bool AuditLog::flush() {

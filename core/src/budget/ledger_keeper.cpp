@@ -5,7 +5,7 @@
 namespace modelgw::budget {
 
 void LedgerKeeper::start() {
-  thread_.start(interval_, [this] {
+  thread_.start("mgw-leases", interval_, [this] {
     try {
       ledger_.maintain();
     } catch (const std::exception& e) {

@@ -273,7 +273,7 @@ void KeyKeeper::forget(const Flight& flight) {
 }
 
 void KeyKeeper::start() {
-  purge_.start(std::chrono::milliseconds(options_.purge_interval_ms));
+  purge_.start("mgw-key-purge", std::chrono::milliseconds(options_.purge_interval_ms));
 }
 
 }  // namespace modelgw::idempotency

@@ -1,5 +1,7 @@
 #include "logging/line_writer.h"
 
+#include "util/thread_name.h"
+
 #include <poll.h>
 #include <unistd.h>
 #include <cerrno>
@@ -11,7 +13,10 @@ LineWriter::LineWriter(int fd, std::function<std::string(std::uint64_t)> dropped
                        std::size_t max_pending)
     : fd_(fd), dropped_line_(std::move(dropped_line)), max_pending_(max_pending) {
   pending_.reserve(kWakeBytes * 2);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    util::set_thread_name("mgw-log");
+    run();
+  });
 }
 
 LineWriter::~LineWriter() {

@@ -5,16 +5,22 @@
 #pragma once
 
 #include "net/asio.h"
+#include "util/thread_name.h"
 
 #include <exception>
 #include <optional>
+#include <string_view>
 #include <type_traits>
 
 namespace modelgw::net {
 
 class BlockingPool {
  public:
-  explicit BlockingPool(int threads) : pool_(static_cast<std::size_t>(threads > 0 ? threads : 1)) {}
+  // `name`: what its threads are called (thread_name.h).
+  explicit BlockingPool(int threads, std::string_view name = "mgw-blocking")
+      : naming_(std::in_place, name), pool_(static_cast<std::size_t>(threads > 0 ? threads : 1)) {
+    naming_.reset();  // the pool's threads are started: the caller's own name back
+  }
   ~BlockingPool() { stop(); }
   BlockingPool(const BlockingPool&) = delete;
   BlockingPool& operator=(const BlockingPool&) = delete;
@@ -25,6 +31,8 @@ class BlockingPool {
   asio::thread_pool& pool() { return pool_; }
 
  private:
+  // Set while pool_ starts its threads, which take the name (thread_name.h).
+  std::optional<util::ScopedThreadName> naming_;
   asio::thread_pool pool_;
 };
 

@@ -1,6 +1,10 @@
 #include "net/event_loops.h"
 
+#include "util/thread_name.h"
+
 #include <spdlog/spdlog.h>
+
+#include <string>
 
 namespace modelgw::net {
 
@@ -21,8 +25,9 @@ EventLoops::~EventLoops() {
 
 void EventLoops::start() {
   if (!threads_.empty()) return;
-  for (auto& loop : loops_) {
-    threads_.emplace_back([ctx = loop.get()] {
+  for (std::size_t i = 0; i < loops_.size(); ++i) {
+    threads_.emplace_back([ctx = loops_[i].get(), i] {
+      util::set_thread_name("mgw-loop-" + std::to_string(i));
       // Bounded by stop(): run() returns once the context is stopped.
       while (!ctx->stopped()) {
         try {

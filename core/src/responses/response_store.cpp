@@ -48,7 +48,7 @@ void ResponseStore::stop() {
 }
 
 void ResponseStore::start() {
-  purge_.start(std::chrono::milliseconds(config_.purge_interval_ms));
+  purge_.start("mgw-resp-purge", std::chrono::milliseconds(config_.purge_interval_ms));
 }
 
 net::Task<std::variant<ResponseStore::Conversation, errors::ApiError>> ResponseStore::conversation(

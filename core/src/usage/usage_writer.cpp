@@ -1,5 +1,7 @@
 #include "usage/usage_writer.h"
 
+#include "util/thread_name.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -45,7 +47,10 @@ UsageWriter::~UsageWriter() {
 }
 
 void UsageWriter::start() {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    util::set_thread_name("mgw-usage");
+    run();
+  });
 }
 
 void UsageWriter::enqueue(plugins::UsageRow row) {

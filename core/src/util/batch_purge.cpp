@@ -22,8 +22,8 @@ std::int64_t BatchPurge::purge_once() {
   return total;
 }
 
-void BatchPurge::start(std::chrono::milliseconds interval) {
-  thread_.start(interval, [this, interval] {
+void BatchPurge::start(std::string_view thread_name, std::chrono::milliseconds interval) {
+  thread_.start(thread_name, interval, [this, interval] {
     try {
       const std::int64_t removed = purge_once();
       if (failing_) spdlog::info("{}: purging {} works again", area_, rows_);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace modelgw::util {
 
@@ -28,7 +29,7 @@ class BatchPurge {
   BatchPurge& operator=(const BatchPurge&) = delete;
 
   // Purges every `interval`, the first time after one interval.
-  void start(std::chrono::milliseconds interval);
+  void start(std::string_view thread_name, std::chrono::milliseconds interval);
   void stop() { thread_.stop(); }  // idempotent
 
   // One run now, on the caller's thread: how many rows were removed. Throws

@@ -5,10 +5,14 @@
 // job finish, and joins.
 #pragma once
 
+#include "util/thread_name.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 
 namespace modelgw::util {
@@ -22,16 +26,19 @@ class PeriodicThread {
   PeriodicThread(const PeriodicThread&) = delete;
   PeriodicThread& operator=(const PeriodicThread&) = delete;
 
-  // Runs `job` after `first_wait`, then after whatever each run returns.
-  void start(std::chrono::milliseconds first_wait, Job job) {
-    thread_ = std::thread([this, wait = first_wait, job = std::move(job)]() mutable {
-      std::unique_lock lock(mutex_);
-      while (!wake_.wait_for(lock, wait, [this] { return stopping_; })) {
-        lock.unlock();
-        wait = job();
-        lock.lock();
-      }
-    });
+  // Runs `job` after `first_wait`, then after whatever each run returns, on
+  // a thread called `name` (thread_name.h).
+  void start(std::string_view name, std::chrono::milliseconds first_wait, Job job) {
+    thread_ =
+        std::thread([this, name = std::string(name), wait = first_wait, job = std::move(job)]() mutable {
+          set_thread_name(name);
+          std::unique_lock lock(mutex_);
+          while (!wake_.wait_for(lock, wait, [this] { return stopping_; })) {
+            lock.unlock();
+            wait = job();
+            lock.lock();
+          }
+        });
   }
 
   // True the first time it is called (started or not), so an owner's own

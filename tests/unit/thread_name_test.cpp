@@ -1,0 +1,85 @@
+#include "util/thread_name.h"
+
+#include "net/blocking_pool.h"
+#include "util/periodic_thread.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+
+namespace modelgw::util {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Runs `f` on a thread of its own, so no test renames the runner's thread.
+template <class F>
+auto on_own_thread(F f) {
+  auto result = std::async(std::launch::async, std::move(f));
+  return result.get();
+}
+
+TEST(ThreadName, NamesTheCallingThreadAndCutsAtFifteenBytes) {
+  EXPECT_EQ(on_own_thread([] {
+              set_thread_name("mgw-test");
+              return thread_name();
+            }),
+            "mgw-test");
+  EXPECT_EQ(on_own_thread([] {
+              set_thread_name("mgw-a-name-longer-than-fifteen");
+              return thread_name();
+            }),
+            "mgw-a-name-long");
+}
+
+TEST(ThreadName, ScopedNameIsCopiedToThreadsStartedInsideAndThenRestored) {
+  const auto [inner, child, after] = on_own_thread([] {
+    set_thread_name("mgw-caller");
+    std::string in, started;
+    {
+      ScopedThreadName scoped("mgw-scoped");
+      in = thread_name();
+      std::thread t([&started] { started = thread_name(); });
+      t.join();
+    }
+    return std::tuple{in, started, thread_name()};
+  });
+  EXPECT_EQ(inner, "mgw-scoped");
+  EXPECT_EQ(child, "mgw-scoped");  // Linux copies the creator's name
+  EXPECT_EQ(after, "mgw-caller");
+}
+
+TEST(ThreadName, BlockingPoolThreadsAreNamedAndTheCallerKeepsItsName) {
+  const auto [pool_thread, caller] = on_own_thread([] {
+    set_thread_name("mgw-caller");
+    net::BlockingPool pool(2);
+    std::promise<std::string> seen;
+    net::asio::post(pool.pool(), [&seen] { seen.set_value(thread_name()); });
+    auto name = seen.get_future().get();
+    pool.stop();
+    return std::pair{name, thread_name()};
+  });
+  EXPECT_EQ(pool_thread, "mgw-blocking");
+  EXPECT_EQ(caller, "mgw-caller");
+}
+
+TEST(ThreadName, PeriodicThreadRunsItsJobOnANamedThread) {
+  std::promise<std::string> seen;
+  bool first = true;
+  PeriodicThread thread;
+  thread.start("mgw-periodic", 0ms, [&] {
+    if (first) seen.set_value(thread_name());
+    first = false;
+    return 1h;
+  });
+  EXPECT_EQ(seen.get_future().get(), "mgw-periodic");
+  thread.stop();
+}
+
+}  // namespace
+}  // namespace modelgw::util
