@@ -1,5 +1,8 @@
 #include "process.h"
 
+#include "util/proc_stat.h"    // header-only: the bench does not link the core
+#include "util/thread_name.h"  // thread_kind, likewise
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -280,36 +283,16 @@ std::uint16_t pick_free_port() {
 
 namespace {
 
-// utime + stime of a /proc/.../stat text, in seconds; -1 when unreadable.
-double stat_cpu_seconds(const std::string& text) {
-  // Fields after the command name (which may hold spaces) start after ')'.
-  const auto close = text.rfind(')');
-  if (close == std::string::npos || close + 2 > text.size()) return -1;
-  std::istringstream fields(text.substr(close + 2));
-  std::vector<std::string> f;
-  std::string word;
-  while (fields >> word && f.size() < 16) f.push_back(word);
-  // f[0] is field 3 (state); utime is field 14, stime field 15.
-  if (f.size() < 13) return -1;
-  const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
-  return (std::strtod(f[11].c_str(), nullptr) + std::strtod(f[12].c_str(), nullptr)) / ticks;
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// "mgw-loop-0" -> "mgw-loop": threads of one kind summed together.
+// "mgw-loop-0\n" (a comm file) -> "mgw-loop": threads of one kind summed
+// together, by the gateway's own rule (util/thread_name.h).
 std::string thread_group(std::string name) {
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  const auto dash = name.find_last_of('-');
-  if (dash != std::string::npos && dash + 1 < name.size() &&
-      std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dash) + 1, name.end(),
-                  [](char c) { return c >= '0' && c <= '9'; })) {
-    name.erase(dash);
-  }
-  return name;
+  return std::string(modelgw::util::thread_kind(name));
 }
 
 }  // namespace
@@ -319,7 +302,7 @@ std::map<std::string, double> sample_thread_cpu(pid_t pid) {
   std::error_code ec;
   const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
   for (const auto& task : std::filesystem::directory_iterator(tasks, ec)) {
-    const double cpu = stat_cpu_seconds(read_text(task.path() / "stat"));
+    const double cpu = modelgw::util::stat_cpu_seconds(read_text(task.path() / "stat"));
     if (cpu < 0) continue;  // the thread ended meanwhile
     groups[thread_group(read_text(task.path() / "comm"))] += cpu;
   }
@@ -337,7 +320,7 @@ ProcSample sample_process(pid_t pid) {
       if (line.rfind("VmRSS:", 0) == 0) s.rss_kib = std::strtol(line.c_str() + 6, nullptr, 10);
     }
   }
-  s.cpu_s = std::max(0.0, stat_cpu_seconds(read_text(dir + "/stat")));
+  s.cpu_s = std::max(0.0, modelgw::util::stat_cpu_seconds(read_text(dir + "/stat")));
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 namespace it {
@@ -49,6 +50,36 @@ TEST(ThreadNamesTest, EveryThreadOfTheGatewaySaysWhatItDoes) {
     // The main thread keeps the program's name; jemalloc names its own.
     const bool known = name.rfind("mgw-", 0) == 0 || name == "modelgw" || name == "jemalloc_bg_thd";
     EXPECT_TRUE(known) << count << " thread(s) named '" << name << "'";
+  }
+}
+
+// modelgw_thread_cpu_seconds_total{thread}: the same split for a scraper,
+// with label values from a fixed set.
+TEST(ThreadNamesTest, MetricsSplitTheProcessCpuByKindOfThread) {
+  auto stack = start_stack();
+  for (int i = 0; i < 20; ++i) {
+    const auto answer = post_chat(stack->port(), stack->key.key, chat_body("gpt-4o-mini", "cpu split"));
+    ASSERT_EQ(answer.status, 200) << answer.body.substr(0, 300);
+  }
+  const auto scrape = http_get(stack->port(), "/metrics");
+  ASSERT_EQ(scrape.status, 200);
+  EXPECT_NE(scrape.body.find("# TYPE modelgw_thread_cpu_seconds_total counter"), std::string::npos);
+  std::istringstream lines(scrape.body);
+  std::string line;
+  std::map<std::string, double> kinds;
+  const std::string prefix = "modelgw_thread_cpu_seconds_total{thread=\"";
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const auto end = line.find('"', prefix.size());
+    ASSERT_NE(end, std::string::npos) << line;
+    kinds[line.substr(prefix.size(), end - prefix.size())] = std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  for (const char* kind : {"main", "mgw-loop", "mgw-usage", "mgw-log", "mgw-blocking"}) {
+    EXPECT_EQ(kinds.count(kind), 1u) << kind;
+  }
+  for (const auto& [kind, seconds] : kinds) {
+    EXPECT_TRUE(kind == "main" || kind == "other" || kind.rfind("mgw-", 0) == 0) << kind;
+    EXPECT_GE(seconds, 0) << kind;
   }
 }
 

@@ -37,6 +37,16 @@ TEST(ThreadName, NamesTheCallingThreadAndCutsAtFifteenBytes) {
             "mgw-a-name-long");
 }
 
+TEST(ThreadName, KindLeavesOffATrailingNumber) {
+  EXPECT_EQ(thread_kind("mgw-loop-12"), "mgw-loop");
+  EXPECT_EQ(thread_kind("mgw-usage"), "mgw-usage");
+  EXPECT_EQ(thread_kind("mgw-key-purge"), "mgw-key-purge");
+  EXPECT_EQ(thread_kind("name-"), "name-");
+  EXPECT_EQ(thread_kind("name-1a"), "name-1a");
+  EXPECT_EQ(thread_kind("7"), "7");
+  EXPECT_EQ(thread_kind(""), "");
+}
+
 TEST(ThreadName, ScopedNameIsCopiedToThreadsStartedInsideAndThenRestored) {
   const auto [inner, child, after] = on_own_thread([] {
     set_thread_name("mgw-caller");

@@ -1,5 +1,6 @@
 #include "metrics/gateway_sources.h"
 
+#include "metrics/thread_cpu.h"
 #include "plugins/storage_failure.h"
 
 #include <string_view>
@@ -45,6 +46,11 @@ void add_gateway_sources(Registry& registry, const usage::UsageWriter& usage, co
   registry.add_source("modelgw_storage_errors_total",
                       "Storage calls that failed otherwise (internal errors, unreadable answers).", "counter",
                       [] { return static_cast<double>(plugins::storage_failures_other()); });
+  registry.add_labelled_source(
+      "modelgw_thread_cpu_seconds_total",
+      "CPU time (user and system) of the gateway's threads by kind: mgw-loop the event loops, mgw-usage the "
+      "usage writer, mgw-blocking the blocking pool, ...",
+      "counter", "thread", [] { return thread_cpu_seconds(); });
   if (audit != nullptr) {
     registry.add_source("modelgw_audit_queue_depth", "Audit events waiting to be stored.", "gauge",
                         [audit] { return static_cast<double>(audit->status().queued); });

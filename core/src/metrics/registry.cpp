@@ -245,6 +245,12 @@ void Registry::add_source(std::string name, std::string help, std::string type,
   sources_.push_back(Source{std::move(name), std::move(help), std::move(type), std::move(read)});
 }
 
+void Registry::add_labelled_source(std::string name, std::string help, std::string type, std::string label,
+                                   std::function<LabelledValues()> read) {
+  labelled_sources_.push_back(
+      LabelledSource{std::move(name), std::move(help), std::move(type), std::move(label), std::move(read)});
+}
+
 void Registry::add_plugin(std::string_view kind, std::string_view name, std::string_view version,
                           std::string_view abi) {
   write_sample(plugins_, "modelgw_plugin_info",
@@ -385,6 +391,11 @@ void Registry::render_totals(std::string& out) const {
   for (const auto& s : sources_) {
     write_family(out, s.name, s.help, s.type);
     write_sample(out, s.name, "", s.read());
+  }
+  for (const auto& s : labelled_sources_) {
+    write_family(out, s.name, s.help, s.type);
+    for (const auto& [value_label, value] : s.read())
+      write_sample(out, s.name, s.label + "=\"" + escape_label_value(value_label) + "\"", value);
   }
   if (!plugins_.empty()) {
     write_family(out, "modelgw_plugin_info",

@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace modelgw::metrics {
@@ -83,6 +84,11 @@ class Registry {
   // Start-up only (before the first scrape): values read at scrape time.
   // `type` is "gauge" or "counter"; `read` must be thread-safe and cheap.
   void add_source(std::string name, std::string help, std::string type, std::function<double()> read);
+  // The same for a family of samples with one label: `read` returns each
+  // label value (a bounded set) with its value.
+  using LabelledValues = std::vector<std::pair<std::string, double>>;
+  void add_labelled_source(std::string name, std::string help, std::string type, std::string label,
+                           std::function<LabelledValues()> read);
   // modelgw_plugin_info{kind,name,version,abi} 1.
   void add_plugin(std::string_view kind, std::string_view name, std::string_view version,
                   std::string_view abi);
@@ -95,6 +101,10 @@ class Registry {
   struct Source {
     std::string name, help, type;
     std::function<double()> read;
+  };
+  struct LabelledSource {
+    std::string name, help, type, label;
+    std::function<LabelledValues()> read;
   };
 
   Route& route_of(std::string_view alias, std::string_view provider) noexcept;
@@ -114,6 +124,7 @@ class Registry {
   std::array<std::atomic<std::uint64_t>, 3> refusals_{};  // by reason
   std::vector<std::string> pii_needles_;                  // `"email":`..., in category order
   std::vector<Source> sources_;
+  std::vector<LabelledSource> labelled_sources_;
   std::string plugins_;  // pre-rendered modelgw_plugin_info samples
 };
 

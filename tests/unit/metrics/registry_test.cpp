@@ -2,13 +2,18 @@
 // the scrape cost for a realistic catalog.
 #include "metrics/registry.h"
 #include "metrics/exposition.h"
+#include "metrics/thread_cpu.h"
+#include "util/thread_name.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace modelgw::metrics {
@@ -244,6 +249,52 @@ TEST(MetricsRegistry, SourcesAndPluginInfo) {
   EXPECT_EQ(sample(text, R"(modelgw_plugin_info{kind="storage",name="sqlite",version="1.2.0",abi="1.5"})"),
             1);
   EXPECT_NE(text.find("# TYPE modelgw_usage_queue_depth gauge\n"), std::string::npos);
+}
+
+TEST(MetricsRegistry, LabelledSourceWritesOneSamplePerValueEscaped) {
+  Registry r(std::vector<RouteName>{});
+  r.add_labelled_source("modelgw_thread_cpu_seconds_total", "cpu", "counter", "thread", [] {
+    return Registry::LabelledValues{{"mgw-loop", 1.5}, {"a\"b", 2}};
+  });
+  const auto text = r.render();
+  expect_well_formed(text);
+  EXPECT_NE(text.find("# TYPE modelgw_thread_cpu_seconds_total counter\n"), std::string::npos);
+  EXPECT_EQ(sample(text, R"(modelgw_thread_cpu_seconds_total{thread="mgw-loop"})"), 1.5);
+  EXPECT_EQ(sample(text, R"(modelgw_thread_cpu_seconds_total{thread="a\"b"})"), 2);
+}
+
+// This process's threads by kind: the test's own threads are "other" or
+// "main"; a thread named mgw-loop-7 counts as "mgw-loop".
+TEST(MetricsThreadCpu, KindsOfThisProcessThreads) {
+  EXPECT_EQ(thread_cpu_label("mgw-loop-7\n", false), "mgw-loop");
+  EXPECT_EQ(thread_cpu_label("mgw-usage", false), "mgw-usage");
+  EXPECT_EQ(thread_cpu_label("modelgw", true), "main");
+  EXPECT_EQ(thread_cpu_label("jemalloc_bg_thd", false), "other");
+  EXPECT_EQ(thread_cpu_label("some-plugin-2", false), "other");
+
+  std::atomic<bool> stop{false};
+  std::thread busy([&] {
+    util::set_thread_name("mgw-loop-7");
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    volatile std::uint64_t spin = 0;
+    // Spins until told to stop (bounded: 5 s), so the kind has CPU time to read.
+    while (!stop.load() && std::chrono::steady_clock::now() < until) spin = spin + 1;
+  });
+  double loop_cpu = 0;
+  bool has_main = false;
+  for (int i = 0; i < 100 && loop_cpu <= 0; ++i) {  // at most 2 s: one clock tick is 10 ms
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    loop_cpu = 0;
+    for (const auto& [kind, seconds] : thread_cpu_seconds()) {
+      if (kind == "mgw-loop") loop_cpu = seconds;
+      if (kind == "main") has_main = true;
+      EXPECT_TRUE(kind == "main" || kind == "other" || kind.rfind("mgw-", 0) == 0) << kind;
+    }
+  }
+  stop = true;
+  busy.join();
+  EXPECT_GT(loop_cpu, 0);
+  EXPECT_TRUE(has_main);
 }
 
 // The scrape cost for a catalog of 10 aliases, each having served every
