@@ -261,6 +261,8 @@ test('the console is interactive quickly and an admin key reads every view', asy
   assert.match(await page.textContent('[data-testid="readiness"]'), /HTTP 200/);
   await page.waitForSelector('[data-testid="metrics-summary"] table');
   assert.match(await page.textContent('[data-testid="metrics-summary"]'), /modelgw_requests_total/);
+  // Where the process's CPU went, by kind of thread (the event loops served every request above).
+  assert.match(await page.textContent('[data-testid="thread-cpu"]'), /mgw-loop/);
   assert.deepEqual(await unlabelled(page), []);
   await shot(page, 'status');
 

@@ -35,11 +35,20 @@ export async function statusView(ctx) {
     }
     const sums = sumFamilies(answer.body);
     const rows = SUMMARY.filter(([name]) => sums.has(name)).map(([name, label]) => ({ name, label, value: sums.get(name) }));
+    const threads = threadCpu(answer.body);
+    const cpuTotal = threads.reduce((sum, t) => sum + t.seconds, 0);
     metricsBox.replaceChildren(table('Metrics', [
       ['', (r) => r.label],
       ['Metric', (r) => h('code', null, r.name)],
       ['Value', (r) => formatNumber(r.value)],
-    ], rows), h('p', { class: 'muted' }, `${sums.size} metric families in all.`));
+    ], rows), h('p', { class: 'muted' }, `${sums.size} metric families in all.`),
+    // Which part of the gateway spent the process's CPU since start
+    // (modelgw_thread_cpu_seconds_total; docs/ARCHITECTURE.md, "Threads").
+    table('CPU by thread since start', [
+      ['Thread', (t) => h('code', null, t.thread)],
+      ['CPU (s)', (t) => t.seconds.toFixed(2)],
+      ['Share', (t) => (cpuTotal > 0 ? `${((100 * t.seconds) / cpuTotal).toFixed(1)}%` : '-')],
+    ], threads, { 'data-testid': 'thread-cpu' }));
   };
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -69,6 +78,16 @@ export function sumFamilies(text) {
     sums.set(match[1], (sums.get(match[1]) || 0) + value);
   }
   return sums;
+}
+
+// modelgw_thread_cpu_seconds_total's samples, the busiest kind first.
+export function threadCpu(text) {
+  const threads = [];
+  for (const line of text.split('\n')) {
+    const match = /^modelgw_thread_cpu_seconds_total\{thread="([^"]*)"\}\s+(\S+)/.exec(line);
+    if (match && Number.isFinite(Number(match[2]))) threads.push({ thread: match[1], seconds: Number(match[2]) });
+  }
+  return threads.sort((a, b) => b.seconds - a.seconds);
 }
 
 function formatNumber(n) {
