@@ -281,31 +281,14 @@ std::uint16_t pick_free_port() {
   return ntohs(addr.sin_port);
 }
 
-namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// "mgw-loop-0\n" (a comm file) -> "mgw-loop": threads of one kind summed
-// together, by the gateway's own rule (util/thread_name.h).
-std::string thread_group(std::string name) {
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  return std::string(modelgw::util::thread_kind(name));
-}
-
-}  // namespace
-
 std::map<std::string, double> sample_thread_cpu(pid_t pid) {
+  // Threads of one kind summed together, by the gateway's own rule
+  // ("mgw-loop-0" is "mgw-loop"; util/thread_name.h).
   std::map<std::string, double> groups;
-  std::error_code ec;
-  const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
-  for (const auto& task : std::filesystem::directory_iterator(tasks, ec)) {
-    const double cpu = modelgw::util::stat_cpu_seconds(read_text(task.path() / "stat"));
-    if (cpu < 0) continue;  // the thread ended meanwhile
-    groups[thread_group(read_text(task.path() / "comm"))] += cpu;
-  }
+  modelgw::util::for_each_thread_cpu(std::to_string(pid),
+                                     [&](const std::string&, const std::string& name, double cpu) {
+                                       groups[std::string(modelgw::util::thread_kind(name))] += cpu;
+                                     });
   return groups;
 }
 
@@ -320,7 +303,7 @@ ProcSample sample_process(pid_t pid) {
       if (line.rfind("VmRSS:", 0) == 0) s.rss_kib = std::strtol(line.c_str() + 6, nullptr, 10);
     }
   }
-  s.cpu_s = std::max(0.0, modelgw::util::stat_cpu_seconds(read_text(dir + "/stat")));
+  s.cpu_s = std::max(0.0, modelgw::util::stat_cpu_seconds(modelgw::util::read_proc_file(dir + "/stat")));
   return s;
 }
 

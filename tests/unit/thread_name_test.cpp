@@ -24,17 +24,17 @@ auto on_own_thread(F f) {
   return result.get();
 }
 
+// The name a thread reads back after naming itself `name`.
+std::string named(std::string name) {
+  return on_own_thread([name] {
+    set_thread_name(name);
+    return thread_name();
+  });
+}
+
 TEST(ThreadName, NamesTheCallingThreadAndCutsAtFifteenBytes) {
-  EXPECT_EQ(on_own_thread([] {
-              set_thread_name("mgw-test");
-              return thread_name();
-            }),
-            "mgw-test");
-  EXPECT_EQ(on_own_thread([] {
-              set_thread_name("mgw-a-name-longer-than-fifteen");
-              return thread_name();
-            }),
-            "mgw-a-name-long");
+  EXPECT_EQ(named("mgw-test"), "mgw-test");
+  EXPECT_EQ(named("mgw-a-name-longer-than-fifteen"), "mgw-a-name-long");
 }
 
 TEST(ThreadName, KindLeavesOffATrailingNumber) {

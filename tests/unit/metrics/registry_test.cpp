@@ -266,7 +266,7 @@ TEST(MetricsRegistry, LabelledSourceWritesOneSamplePerValueEscaped) {
 // This process's threads by kind: the test's own threads are "other" or
 // "main"; a thread named mgw-loop-7 counts as "mgw-loop".
 TEST(MetricsThreadCpu, KindsOfThisProcessThreads) {
-  EXPECT_EQ(thread_cpu_label("mgw-loop-7\n", false), "mgw-loop");
+  EXPECT_EQ(thread_cpu_label("mgw-loop-7", false), "mgw-loop");
   EXPECT_EQ(thread_cpu_label("mgw-usage", false), "mgw-usage");
   EXPECT_EQ(thread_cpu_label("modelgw", true), "main");
   EXPECT_EQ(thread_cpu_label("jemalloc_bg_thd", false), "other");
