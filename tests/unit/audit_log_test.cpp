@@ -16,6 +16,8 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 namespace modelgw::audit {
 namespace {
@@ -126,6 +128,37 @@ TEST_F(AuditLogTest, RejectedCredentialsAreOneEventPerSourceAndMinute) {
   EXPECT_EQ(c[0].target, "source 10.0.0.1");
   EXPECT_EQ(nlohmann::json::parse(c[0].details_json)["count"], 1000);
   EXPECT_EQ(nlohmann::json::parse(c[1].details_json)["count"], 1);
+}
+
+// The writer rests until its next checkpoint when it has nothing to write;
+// an event, or a count whose minute then ends, wakes it: each is written
+// within about the flush interval, not a checkpoint interval later.
+TEST_F(AuditLogTest, AnEventOrACountAfterARestIsWrittenWithoutWaitingForTheCheckpoint) {
+  AuditOptions options;
+  options.flush_interval = std::chrono::milliseconds(20);
+  options.checkpoint_interval = std::chrono::hours(1);
+  AuditLog log(*db_.storage, options, &AuditLogTest::clock);
+  log.start();
+  const auto written_within = [&](std::int64_t n) {
+    for (int polls = 0; polls < 200; ++polls) {  // 2 s at most
+      if (log.status().written >= n) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  };
+  for (int i = 1; i <= 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the writer rests
+    log.record(Event{7, "cli", "tenant.settings", "change " + std::to_string(i), "", {}});
+    ASSERT_TRUE(written_within(i)) << "event " << i << " waits after a rest";
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  log.rejected_credential("10.0.0.9");
+  now_ += 60'000;  // its minute ends
+  ASSERT_TRUE(written_within(4)) << "the count waits after a rest";
+  log.stop();
+  const auto c = chain(0);
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c[0].action, "auth.rejected");
 }
 
 TEST_F(AuditLogTest, AFloodFromManySourcesIsCountedWithinABound) {

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -34,6 +35,7 @@ class Pipe {
       while (true) {
         const ssize_t n = ::read(fds_[0], buf, sizeof buf);
         if (n <= 0) return;
+        std::lock_guard lock(mutex_);
         text_.append(buf, static_cast<std::size_t>(n));
       }
     });
@@ -44,6 +46,11 @@ class Pipe {
     ::close(fds_[0]);
   }
   int write_end() const { return fds_[1]; }
+  // What has arrived so far.
+  std::string text() {
+    std::lock_guard lock(mutex_);
+    return text_;
+  }
   // Closes the write end and returns everything written.
   std::string finish() {
     ::close(fds_[1]);
@@ -54,6 +61,7 @@ class Pipe {
 
  private:
   int fds_[2] = {-1, -1};
+  std::mutex mutex_;
   std::string text_;
   std::thread reader_;
 };
@@ -94,6 +102,28 @@ TEST(LineWriterTest, ALineIsWrittenWithinTheFlushIntervalWithoutAFlush) {
   std::this_thread::sleep_for(LineWriter::kFlushInterval * 4);
   writer.stop();
   EXPECT_EQ(pipe.finish(), "one\n");
+}
+
+// With nothing pending the writer sleeps until a line comes (no timer); the
+// line that ends each rest is still written within about the interval.
+TEST(LineWriterTest, ALineAfterARestIsWrittenWithinTheInterval) {
+  Pipe pipe;
+  LineWriter writer(pipe.write_end(), dropped_text);
+  std::string expected;
+  for (int i = 0; i < 20; ++i) {
+    const std::string line = "line " + std::to_string(i) + "\n";
+    writer.append(line);
+    expected += line;
+    bool arrived = false;
+    for (int polls = 0; polls < 200 && !arrived; ++polls) {  // 2 s at most
+      std::this_thread::sleep_for(10ms);
+      arrived = pipe.text() == expected;
+    }
+    ASSERT_TRUE(arrived) << "line " << i << " waits after a rest";
+    std::this_thread::sleep_for(std::chrono::milliseconds(i % 4));
+  }
+  writer.stop();
+  EXPECT_EQ(pipe.finish(), expected);
 }
 
 TEST(LineWriterTest, AppendsAfterStopAreWrittenDirectly) {

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -89,6 +91,32 @@ TEST(ThreadName, PeriodicThreadRunsItsJobOnANamedThread) {
   });
   EXPECT_EQ(seen.get_future().get(), "mgw-periodic");
   thread.stop();
+}
+
+// A job resting for an hour runs at once when woken (the audit writer's
+// first event after a rest), and a wake during a run runs it once more.
+TEST(PeriodicThreadTest, WakeRunsARestingJobNow) {
+  std::mutex mutex;
+  std::condition_variable ran;
+  int runs = 0;
+  PeriodicThread thread;
+  thread.start("mgw-periodic", 1h, [&] {
+    std::lock_guard lock(mutex);
+    ++runs;
+    ran.notify_all();
+    return 1h;
+  });
+  std::unique_lock lock(mutex);
+  EXPECT_FALSE(ran.wait_for(lock, 50ms, [&] { return runs > 0; })) << "ran before its first wait ended";
+  for (int i = 1; i <= 3; ++i) {
+    lock.unlock();
+    thread.wake();
+    lock.lock();
+    EXPECT_TRUE(ran.wait_for(lock, 5s, [&] { return runs >= i; })) << "wake " << i << " did not run the job";
+  }
+  lock.unlock();
+  thread.stop();
+  EXPECT_EQ(runs, 3);
 }
 
 }  // namespace

@@ -235,6 +235,24 @@ TEST_F(UsageWriterTest, WritesInBatchesWhileRunning) {
   w.stop();
 }
 
+// With nothing queued the writer sleeps until a record comes (no timer); a
+// record that ends such a rest is written within about the interval, however
+// its enqueue falls against the writer going back to sleep, one store call
+// each (no empty batches, no lost wake-up).
+TEST_F(UsageWriterTest, ARecordAfterARestIsWrittenWithinTheInterval) {
+  FlakyStore store;
+  UsageWriter w(store.fn(), journal(), WriterOptions{20, 256, 1000});
+  w.start();
+  for (int i = 0; i < 40; ++i) {
+    w.enqueue(row(i));
+    ASSERT_TRUE(eventually([&] { return w.written() >= static_cast<std::uint64_t>(i) + 1; }, 2000ms))
+        << "record " << i << " waits after a rest";
+    std::this_thread::sleep_for(std::chrono::milliseconds(i % 4));  // before, at and after the writer sleeps
+  }
+  EXPECT_EQ(store.calls.load(), 40);
+  w.stop();
+}
+
 TEST_F(UsageWriterTest, NothingIsDroppedPastTheQueueLimitAndAdmissionStopsThere) {
   FlakyStore store;
   UsageWriter w(store.fn(), journal(), WriterOptions{600000, 100000, 10});  // never started: nothing drains

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace modelgw::audit {
@@ -57,16 +58,27 @@ AuditLog::AuditLog(plugins::Storage& storage, AuditOptions options, Clock now)
 }
 
 void AuditLog::record(Event event) {
-  std::lock_guard lock(mutex_);
-  // With a journal the writer moves what is over the limit there; never dropped.
-  if (!journal_ && queue_.size() >= options_.queue_limit) {
-    queue_.pop_front();
-    if (dropped_++ % 1000 == 0) {
-      spdlog::error("audit: {} events wait for the store (audit queue limit); the oldest are dropped",
-                    queue_.size());
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    // With a journal the writer moves what is over the limit there; never dropped.
+    if (!journal_ && queue_.size() >= options_.queue_limit) {
+      queue_.pop_front();
+      if (dropped_++ % 1000 == 0) {
+        spdlog::error("audit: {} events wait for the store (audit queue limit); the oldest are dropped",
+                      queue_.size());
+      }
     }
+    queue_.push_back(std::move(event));
+    wake = take_idle();
   }
-  queue_.push_back(std::move(event));
+  if (wake) thread_.wake();
+}
+
+bool AuditLog::take_idle() {
+  const bool was = idle_;
+  idle_ = false;
+  return was;
 }
 
 bool AuditLog::record_now(Event event) {
@@ -75,33 +87,46 @@ bool AuditLog::record_now(Event event) {
 }
 
 void AuditLog::rejected_credential(const std::string& source) {
-  std::lock_guard lock(mutex_);
-  const std::int64_t minute = now_() / kMinuteMs;
-  auto counted = rejected_.find({source, minute});
-  if (counted != rejected_.end()) {
-    ++counted->second;
-    return;
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    const std::int64_t minute = now_() / kMinuteMs;
+    auto counted = rejected_.find({source, minute});
+    if (counted != rejected_.end()) {
+      ++counted->second;
+      return;
+    }
+    // A flood from many addresses cannot grow the map past a bound: the rest
+    // of the minute's sources are counted under one name.
+    const bool full = rejected_.size() >= kMaxSourcesPerMinute;
+    ++rejected_[{full ? std::string("(other sources)") : source, minute}];
+    wake = take_idle();  // its minute's end is now due
   }
-  // A flood from many addresses cannot grow the map past a bound: the rest
-  // of the minute's sources are counted under one name.
-  const bool full = rejected_.size() >= kMaxSourcesPerMinute;
-  ++rejected_[{full ? std::string("(other sources)") : source, minute}];
+  if (wake) thread_.wake();
 }
 
 bool AuditLog::pii_event_due(std::int64_t tenant_id, const std::string& action,
                              const nlohmann::json& findings) {
-  std::lock_guard lock(mutex_);
-  PiiCount& c = pii_[{tenant_id, action, now_() / kMinuteMs}];
-  if (++c.events <= kPiiEventsPerMinute) return true;
-  ++c.counted;
-  if (findings.is_object()) {
-    for (const auto& [category, n] : findings.items()) {
-      if (!n.is_number_integer()) continue;
-      auto& sum = c.findings[category];
-      sum = (sum.is_number_integer() ? sum.get<std::int64_t>() : 0) + n.get<std::int64_t>();
+  bool due = true;
+  bool wake = false;
+  {
+    std::lock_guard lock(mutex_);
+    PiiCount& c = pii_[{tenant_id, action, now_() / kMinuteMs}];
+    wake = take_idle();  // the count's minute's end is now due
+    if (++c.events > kPiiEventsPerMinute) {
+      due = false;
+      ++c.counted;
+      if (findings.is_object()) {
+        for (const auto& [category, n] : findings.items()) {
+          if (!n.is_number_integer()) continue;
+          auto& sum = c.findings[category];
+          sum = (sum.is_number_integer() ? sum.get<std::int64_t>() : 0) + n.get<std::int64_t>();
+        }
+      }
     }
   }
-  return false;
+  if (wake) thread_.wake();
+  return due;
 }
 
 void AuditLog::budget_exhausted(std::int64_t tenant_id, const std::string& account,
@@ -351,12 +376,23 @@ void AuditLog::checkpoint_unlocked(std::unique_lock<std::mutex>& lock) {
 
 std::chrono::milliseconds AuditLog::write_and_checkpoint() {
   std::unique_lock lock(mutex_);
+  const bool quiet = queue_.empty();  // the interval brought no event
   const bool ok = append_queued(lock, false);
   // While the store refuses, retry with backoff: 2x per failure, up to 5 s.
   backoff_ = ok ? options_.flush_interval : std::min(backoff_ * 2, std::chrono::milliseconds(5000));
   if (ok && std::chrono::steady_clock::now() >= next_checkpoint_) {
     next_checkpoint_ = std::chrono::steady_clock::now() + options_.checkpoint_interval;
     checkpoint_unlocked(lock);
+  }
+  // An interval with no event, and nothing queued, counted or journaled:
+  // rest until the next checkpoint, or until something is queued or counted
+  // (take_idle wakes the thread), instead of waking every flush_interval for
+  // nothing.
+  if (ok && quiet && queue_.empty() && rejected_.empty() && pii_.empty() && !journal_holds_.load()) {
+    idle_ = true;
+    const auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(next_checkpoint_ -
+                                                                            std::chrono::steady_clock::now());
+    return std::max(rest, std::chrono::milliseconds(1));
   }
   return backoff_;
 }

@@ -85,7 +85,8 @@ class AuditLog {
   // one event per change of state.
   void keyset_state(bool available, const std::string& request_id);
 
-  // The thread that appends every flush_interval and checkpoints.
+  // The thread that appends every flush_interval while there are events
+  // (woken by the first after a rest) and checkpoints.
   void start();
   // Appends what is queued (and the counts so far), checkpoints, then stops.
   // Idempotent.
@@ -112,6 +113,9 @@ class AuditLog {
 
  private:
   bool append_queued(std::unique_lock<std::mutex>& lock, bool all_counts);
+  // Under mutex_: true (once) when the writer rests with nothing to do and
+  // must be woken (thread_.wake(), after mutex_ is released) for new work.
+  bool take_idle();
   // The writer thread's one run: append, and checkpoint when it is time.
   std::chrono::milliseconds write_and_checkpoint();
   void checkpoint();
@@ -142,6 +146,7 @@ class AuditLog {
   std::atomic<int> keyset_{0};  // 0 unknown, 1 available, -1 failing (read without the lock)
   std::int64_t written_ = 0;
   std::int64_t dropped_ = 0;
+  bool idle_ = false;  // the writer rests until woken (write_and_checkpoint)
   bool failing_ = false;
   std::atomic<bool> overflowing_{false};
   std::atomic<bool> journal_holds_{false};  // the journal has events (written under write_mutex_)

@@ -35,8 +35,10 @@ void LineWriter::append(std::string_view lines) {
       ++dropped_;
       return;
     }
-    // Only the append that crosses the mark wakes the writer.
-    wake = pending_.size() < kWakeBytes && pending_.size() + lines.size() >= kWakeBytes;
+    // Only the first line after a rest, or the append that crosses the
+    // mark, wakes the writer.
+    wake = idle_ || (pending_.size() < kWakeBytes && pending_.size() + lines.size() >= kWakeBytes);
+    idle_ = false;
     pending_.append(lines);
   }
   if (wake) wake_.notify_one();
@@ -70,9 +72,20 @@ void LineWriter::run() {
   std::string batch;
   batch.reserve(kWakeBytes * 2);
   std::unique_lock lock(mutex_);
+  bool quiet = false;  // the last interval brought no line
   while (true) {
+    if (quiet && pending_.empty() && !stopping_ && !urgent_ && dropped_ == dropped_reported_) {
+      // A whole interval brought nothing: sleep until a line comes (append
+      // wakes the first), not every interval, so an idle process does not
+      // wake 50 times a second; under steady traffic no append pays for a
+      // wake-up.
+      idle_ = true;
+      wake_.wait(lock, [&] { return stopping_ || urgent_ || !pending_.empty(); });
+      idle_ = false;
+    }
     wake_.wait_for(lock, kFlushInterval,
                    [&] { return stopping_ || urgent_ || pending_.size() >= kWakeBytes; });
+    quiet = pending_.empty();
     batch.swap(pending_);
     urgent_ = false;
     const bool last = stopping_;

@@ -2,8 +2,9 @@
 // background thread in batches. A request thread only appends to a buffer
 // under a mutex: no write(2), and no wake-up of the writer per line (the
 // per-line wake-ups of a logger queue cost about a tenth of the gateway's CPU
-// at saturation). The writer wakes every kFlushInterval, when the buffer
-// passes kWakeBytes, or when a line asks for a flush (warn and worse).
+// at saturation). The writer wakes kFlushInterval after the first line of a
+// batch, when the buffer passes kWakeBytes, or when a line asks for a flush
+// (warn and worse); with nothing pending it sleeps until a line comes.
 //
 // Bounded: past max_pending bytes (the descriptor is blocked: a stuck
 // terminal or journal) new lines are dropped and counted, and one line says
@@ -56,6 +57,7 @@ class LineWriter {
   std::condition_variable wake_;
   std::string pending_;
   bool urgent_ = false;
+  bool idle_ = false;  // the writer sleeps with nothing pending: the next append wakes it
   bool stopping_ = false;
   bool stopped_ = false;
   std::uint64_t dropped_ = 0;

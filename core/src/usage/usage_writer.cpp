@@ -58,8 +58,11 @@ void UsageWriter::enqueue(plugins::UsageRow row) {
   {
     std::lock_guard lock(mutex_);
     queue_.push_back(std::move(row));
-    // A full batch, or a queue past half its limit (spilled to the journal).
-    wake = queue_.size() >= options_.batch_size || queue_.size() > options_.queue_limit / 2;
+    // The first record after a rest, a full batch, or a queue past half its
+    // limit (spilled to the journal). Others wait for the batch's interval
+    // without a wake-up (a futex call on the loop) each.
+    wake = idle_ || queue_.size() >= options_.batch_size || queue_.size() > options_.queue_limit / 2;
+    idle_ = false;
     update_recording();
   }
   if (wake) wake_.notify_one();
@@ -201,15 +204,28 @@ void UsageWriter::run() {
   std::unique_lock lock(mutex_);
   const std::chrono::milliseconds interval(options_.flush_interval_ms);
   int stop_failures = 0;
+  bool quiet = false;  // the last interval's wait ended with nothing queued
   while (true) {
+    const auto batch_ready = [this] {
+      return stopping_ || queue_.size() >= options_.batch_size || queue_.size() > options_.queue_limit / 2;
+    };
     if (state_ == State::unrecordable) {
       // Nothing to do but wait for the next attempt: records arriving meanwhile
       // must not wake this thread into a spin.
       wake_.wait_until(lock, next_retry_, [this] { return stopping_; });
+    } else if (quiet && state_ == State::storing && queue_.empty() && journal_->records() == 0) {
+      // A whole interval brought nothing: rest until a record comes (enqueue
+      // wakes the first), not every interval (an idle gateway would wake 50
+      // times a second), then give it the interval to gather its batch. Under
+      // steady traffic no interval is empty, so no enqueue pays for a wake-up
+      // before its response is written.
+      idle_ = true;
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      idle_ = false;
+      wake_.wait_for(lock, interval, batch_ready);
     } else {
-      wake_.wait_for(lock, interval, [this] {
-        return stopping_ || queue_.size() >= options_.batch_size || queue_.size() > options_.queue_limit / 2;
-      });
+      wake_.wait_for(lock, interval, batch_ready);
+      quiet = queue_.empty();
     }
     const auto now = Clock::now();
     const bool due = now >= next_retry_;

@@ -90,6 +90,7 @@ class UsageWriter {
   std::chrono::steady_clock::time_point next_retry_{};
   std::chrono::steady_clock::time_point last_report_{};
   bool stopping_ = false;
+  bool idle_ = false;  // the writer rests with nothing queued: the next enqueue wakes it
   std::uint64_t written_ = 0;
   std::uint64_t journal_records_ = 0;  // copies for status(), updated under the lock
   std::uint64_t journal_bytes_ = 0;

@@ -1,8 +1,10 @@
 // A background thread that runs one job again and again until stopped: the
 // ledger keeper's lease upkeep, the idempotency purge, the audit writer. The
 // job returns how long to wait before its next run (a fixed interval, or a
-// backoff after a failure); stop() wakes the thread at once, lets a running
-// job finish, and joins.
+// backoff after a failure, or a long rest when it has nothing to do); wake()
+// ends the wait early, so an owner with work for an idle job runs it now
+// instead of on a timer; stop() wakes the thread at once, lets a running job
+// finish, and joins.
 #pragma once
 
 #include "util/thread_name.h"
@@ -33,12 +35,25 @@ class PeriodicThread {
         std::thread([this, name = std::string(name), wait = first_wait, job = std::move(job)]() mutable {
           set_thread_name(name);
           std::unique_lock lock(mutex_);
-          while (!wake_.wait_for(lock, wait, [this] { return stopping_; })) {
+          while (true) {
+            wake_.wait_for(lock, wait, [this] { return stopping_ || woken_; });
+            if (stopping_) return;
+            woken_ = false;
             lock.unlock();
             wait = job();
             lock.lock();
           }
         });
+  }
+
+  // Runs the job now (or, while it runs, once more when it returns).
+  // Thread-safe; never blocks on the job.
+  void wake() {
+    {
+      std::lock_guard lock(mutex_);
+      woken_ = true;
+    }
+    wake_.notify_one();
   }
 
   // True the first time it is called (started or not), so an owner's own
@@ -58,6 +73,7 @@ class PeriodicThread {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
+  bool woken_ = false;
   std::thread thread_;
 };
 
