@@ -61,12 +61,4 @@ TEST(Money, FormatsMicrosWithSixDecimals) {
   EXPECT_EQ(format_micros(std::numeric_limits<std::int64_t>::min()), "-9223372036854.775808");
 }
 
-TEST(RateLimitHeaders, ResetReadsLikeOpenAis) {
-  EXPECT_EQ(format_reset(250), "250ms");
-  EXPECT_EQ(format_reset(1000), "1s");
-  EXPECT_EQ(format_reset(16'200), "17s");
-  EXPECT_EQ(format_reset(60'000), "1m0s");
-  EXPECT_EQ(format_reset(-3), "0ms");
-}
-
 }  // namespace

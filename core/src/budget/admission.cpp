@@ -51,13 +51,6 @@ std::int64_t saturating_mul(std::int64_t a, std::int64_t b) {  // both >= 0
 
 }  // namespace
 
-std::string format_reset(std::int64_t ms) {
-  if (ms < 1000) return std::to_string(std::max<std::int64_t>(ms, 0)) + "ms";
-  const std::int64_t s = (ms + 999) / 1000;
-  if (s < 60) return std::to_string(s) + "s";
-  return std::to_string(s / 60) + "m" + std::to_string(s % 60) + "s";
-}
-
 bool Admission::holds_money() const {
   return std::any_of(parts.begin(), parts.end(),
                      [](const SpendPart* p) { return p->kind == SpendPart::money; });
@@ -308,16 +301,10 @@ void SpendControl::rate_headers(Admission& admission, std::span<const std::int64
   }
   if (tightest[0] == nullptr && tightest[1] == nullptr) return;
   const std::int64_t now = now_();
-  const std::string reset = format_reset(window_end(Window::minute, now) - now);
-  static constexpr const char* kNames[2][3] = {
-      {"x-ratelimit-limit-requests", "x-ratelimit-remaining-requests", "x-ratelimit-reset-requests"},
-      {"x-ratelimit-limit-tokens", "x-ratelimit-remaining-tokens", "x-ratelimit-reset-tokens"}};
-  admission.headers.reserve(admission.headers.size() + 6);
+  const std::int64_t reset_ms = window_end(Window::minute, now) - now;
+  http::RateLimitFields::Limit* fields[2] = {&admission.rate_limits.requests, &admission.rate_limits.tokens};
   for (int k = 0; k < 2; ++k) {
-    if (tightest[k] == nullptr) continue;
-    admission.headers.emplace_back(kNames[k][0], std::to_string(tightest[k]->account.limit));
-    admission.headers.emplace_back(kNames[k][1], std::to_string(left[k]));
-    admission.headers.emplace_back(kNames[k][2], reset);
+    if (tightest[k] != nullptr) *fields[k] = {tightest[k]->account.limit, left[k], reset_ms};
   }
 }
 

@@ -11,6 +11,7 @@
 #include "budget/ledger.h"
 #include "budget/tenant_spend.h"
 #include "errors/api_error.h"
+#include "http/rate_limit_fields.h"
 #include "net/blocking_pool.h"
 
 #include <modelgw/pricing.h>
@@ -61,9 +62,9 @@ struct Admission {
   // of its window (the audit log records the first refusal per window).
   std::string exhausted_account;
   std::int64_t exhausted_window_start_unix_ms = 0;
-  // x-ratelimit-* (a 429's Retry-After is in refusal); the caller may move
-  // them into the response.
-  std::vector<std::pair<std::string, std::string>> headers;
+  // The x-ratelimit-* standing of the tightest limit of each kind (a 429's
+  // Retry-After is in refusal), for the response's head.
+  http::RateLimitFields rate_limits;
   bool holds_money() const;
   // Money or tokens per minute: output the vendor must be told the limit of.
   bool holds_output() const;
@@ -140,8 +141,5 @@ class SpendControl {
   Ledger::Clock now_;
   std::atomic<std::uint64_t> settled_over_hold_{0};
 };
-
-// OpenAI's x-ratelimit-reset-* value: "250ms", "17s", "1m0s".
-std::string format_reset(std::int64_t ms);
 
 }  // namespace modelgw::budget

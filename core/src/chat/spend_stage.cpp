@@ -14,11 +14,9 @@
 namespace modelgw::chat {
 namespace {
 
-// The x-ratelimit-* headers, moved into the response: the admission's last
-// use of them.
-void set_rate_headers(http::ServerCall& call, budget::Admission& admission) {
-  for (auto& [name, value] : admission.headers) call.set_header(std::move(name), std::move(value));
-  admission.headers.clear();
+// The x-ratelimit-* standing, for the response's head.
+void set_rate_headers(http::ServerCall& call, const budget::Admission& admission) {
+  if (!admission.rate_limits.empty()) call.set_rate_limits(admission.rate_limits);
 }
 
 }  // namespace

@@ -98,6 +98,7 @@ void ServerCall::append_head(int status, std::string_view content_type, std::siz
     out_ += ": ";
     out_ += value;
   }
+  if (!rate_limits_.empty()) rate_limits_.append_to(out_);
   if (!keep_alive_) {
     out_ += "\r\nConnection: close";
   } else if (request_.version_minor == 0) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "errors/api_error.h"
+#include "http/rate_limit_fields.h"
 #include "http/request_id.h"
 #include "net/asio.h"
 #include "net/cancel_signal.h"
@@ -105,6 +106,9 @@ class ServerCall {
   // Header fields of the next answer's head (X-Dropped-Params, Allow, Retry-After...).
   void set_header(std::string name, std::string value);
   void erase_header(std::string_view name);
+  // The x-ratelimit-* fields of the next answer's head: each admission's
+  // standing replaces the earlier one's of the same kind.
+  void set_rate_limits(const RateLimitFields& fields) { rate_limits_.update(fields); }
   // Shows what is answered to `tap` too (it must outlive the answer).
   void set_tap(ResponseTap* tap) { tap_ = tap; }
   // The work goes on when the client leaves: the exchange upstream finishes
@@ -192,6 +196,7 @@ class ServerCall {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   static constexpr std::size_t kHeadersReserved = 8;
   std::vector<std::pair<std::string, std::string>> headers_;
+  RateLimitFields rate_limits_;
   std::string out_;  // buffered, not yet written
   int status_ = 0;
   bool keep_alive_ = true;
