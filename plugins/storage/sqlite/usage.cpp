@@ -106,7 +106,8 @@ void insert_row(Statement& insert, const UsageRow& row) {
 // feature, seven statements per record became one INSERT and one lookup).
 class BatchSums {
  public:
-  void add(const UsageRow& row) {
+  // `id`: the record's rowid, just inserted.
+  void add(const UsageRow& row, std::int64_t id) {
     const auto& r = row.record;
     const std::int64_t hour = r.created_unix_ms - (((r.created_unix_ms % 3'600'000) + 3'600'000) % 3'600'000);
     auto& sum =
@@ -117,23 +118,29 @@ class BatchSums {
     sum.completion_tokens += r.completion_tokens;
     sum.total_tokens += r.total_tokens;
     sum.cost_micros += r.cost_micros;
+    sum.min_id = sum.min_id == 0 ? id : std::min(sum.min_id, id);
+    sum.max_id = std::max(sum.max_id, id);
     for (std::size_t i = 0; i < r.charge_count; ++i) {
       const mgw_ledger_charge& charge = r.charges[i];
       if (charge.amount > 0) leases_[charge.lease_id] += charge.amount;
     }
   }
 
-  // The records' hours of the rollups, in the same transaction as the records.
+  // The records' hours of the rollups, in the same transaction as the records:
+  // their sums, and the range of ids the group's records lie in, which is
+  // how a filtered page finds them (usage_query.cpp, migration 13).
   void write_rollups(Connection& c) const {
     auto upsert = c.statement(
         "INSERT INTO usage_rollup_hour (tenant_id, hour_start, alias, feature, key_id, http_status, "
-        "streamed, operation, requests, prompt_tokens, completion_tokens, total_tokens, cost_micros) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+        "streamed, operation, requests, prompt_tokens, completion_tokens, total_tokens, cost_micros, "
+        "min_id, max_id) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
         "ON CONFLICT DO UPDATE SET requests = requests + excluded.requests, "
         "prompt_tokens = prompt_tokens + excluded.prompt_tokens, "
         "completion_tokens = completion_tokens + excluded.completion_tokens, "
         "total_tokens = total_tokens + excluded.total_tokens, cost_micros = cost_micros + "
-        "excluded.cost_micros");
+        "excluded.cost_micros, min_id = CASE WHEN min_id = 0 THEN excluded.min_id "
+        "ELSE min(min_id, excluded.min_id) END, max_id = max(max_id, excluded.max_id)");
     for (const auto& [key, sum] : rollups_) {
       upsert.bind(1, key.tenant_id);
       upsert.bind(2, key.hour_start);
@@ -148,6 +155,8 @@ class BatchSums {
       upsert.bind(11, sum.completion_tokens);
       upsert.bind(12, sum.total_tokens);
       upsert.bind(13, sum.cost_micros);
+      upsert.bind(14, sum.min_id);
+      upsert.bind(15, sum.max_id);
       upsert.run();
       upsert.reset();
     }
@@ -204,6 +213,7 @@ class BatchSums {
   };
   struct RollupSum {
     std::int64_t requests = 0, prompt_tokens = 0, completion_tokens = 0, total_tokens = 0, cost_micros = 0;
+    std::int64_t min_id = 0, max_id = 0;  // 0: none yet (rowids start at 1)
   };
   std::map<RollupKey, RollupSum> rollups_;
   std::map<std::int64_t, std::int64_t> leases_;  // lease id -> amount charged
@@ -297,7 +307,7 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
         if (kept) continue;
         insert_row(insert, row);
         insert.reset();
-        sums.add(row);
+        sums.add(row, c.last_insert_rowid());
       }
       sums.write_rollups(c);
       sums.settle_charges(c, db.host());

@@ -107,15 +107,62 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
     auto& db = database_of(storage);
     const Filter q = check_filter(filter);
     if (q.f.limit < 1 || q.f.limit > 1000) throw Failure(MGW_INVALID_ARGUMENT, "limit: must be 1 to 1000");
-    const std::string sql = usage_page_sql(q.f, !q.model.empty());
+    const bool has_model = !q.model.empty();
+    const std::string sql = usage_page_sql(q.f, has_model);
     return db.read([&](Connection& c) {
       auto select = c.statement(sql);
-      bind_conditions(select, q);
-      select.bind(8, q.f.from_unix_ms);
-      select.bind(9, q.f.to_unix_ms);
-      select.bind(10, q.f.before_seq);
-      select.bind(11, q.f.limit);
-      while (select.step()) emit_usage(select, out);
+      auto bind_page = [&] {  // again after each reset, which clears the bindings
+        bind_conditions(select, q);
+        select.bind(8, q.f.from_unix_ms);
+        select.bind(9, q.f.to_unix_ms);
+        select.bind(10, q.f.before_seq);
+      };
+      if (!pages_by_id_ranges(q.f, has_model)) {
+        bind_page();
+        select.bind(11, q.f.limit);
+        while (select.step()) emit_usage(select, out);
+        return MGW_OK;
+      }
+      // Filtered by model, feature or key: the id ranges of the rollup groups
+      // the filter matches, newest first, merged where they overlap; each
+      // merged range is read newest first until the page is full. Every
+      // matching record lies in its group's range, and a range is read only
+      // once no later group can reach into it (the groups come by max_id).
+      auto ranges = c.statement(usage_id_ranges_sql(q.f, has_model));
+      bind_conditions(ranges, q);
+      ranges.bind(8, q.f.from_unix_ms);
+      ranges.bind(9, q.f.to_unix_ms);
+      ranges.bind(10, q.f.before_seq);
+      ranges.bind(11, -1);  // every range, read until the page is full
+      std::int64_t left = q.f.limit;
+      auto read_range = [&](std::int64_t lo, std::int64_t hi) {
+        bind_page();
+        select.bind(11, left);
+        select.bind(13, lo);
+        select.bind(14, hi);
+        while (select.step()) {
+          emit_usage(select, out);
+          --left;
+        }
+        select.reset();
+      };
+      std::int64_t lo = 0;
+      std::int64_t hi = -1;  // none yet
+      while (left > 0 && ranges.step()) {
+        const std::int64_t min_id = ranges.int64(0);
+        const std::int64_t max_id = ranges.int64(1);
+        if (hi >= lo && max_id < lo - 1) {
+          read_range(lo, hi);
+          hi = -1;
+        }
+        if (hi < lo) {
+          lo = min_id;
+          hi = max_id;
+        } else {
+          lo = std::min(lo, min_id);
+        }
+      }
+      if (left > 0 && hi >= lo) read_range(lo, hi);
       return MGW_OK;
     });
   });

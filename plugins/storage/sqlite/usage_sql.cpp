@@ -15,15 +15,36 @@ std::string usage_conditions(const mgw_usage_filter& f, bool has_model) {
   return sql;
 }
 
+bool pages_by_id_ranges(const mgw_usage_filter& f, bool has_model) {
+  return has_model || f.has_feature != 0 || f.key_id != 0;
+}
+
+std::string usage_id_ranges_sql(const mgw_usage_filter& f, bool has_model) {
+  // Groups whose hour overlaps the time range: a record's group is the hour
+  // its created_unix_ms falls in. Newest ids first, so a page can stop
+  // reading ranges once it is full.
+  std::string sql = "SELECT min_id, max_id FROM usage_rollup_hour WHERE " + usage_conditions(f, has_model) +
+                    " AND max_id > 0";
+  if (f.from_unix_ms != 0) sql += " AND hour_start > ?8 - 3600000";
+  if (f.to_unix_ms != 0) sql += " AND hour_start < ?9";
+  if (f.before_seq != 0) sql += " AND min_id < ?10";
+  // ?11, bound to -1 (no limit), puts every placeholder up to it in range.
+  sql += " ORDER BY max_id DESC LIMIT ?11";
+  return sql;
+}
+
 std::string usage_page_sql(const mgw_usage_filter& f, bool has_model) {
-  // Walk an index on (tenant_id[, alias | feature | key_id], id) from the
-  // newest record and stop at the limit: a filter reads only the records it
-  // matches (migration 9). The unary '+' keeps SQLite from ranging over
-  // created_unix_ms instead and sorting every record of the range (a second
-  // over a month of a busy tenant). A `to` far in the past walks the records
-  // after it.
+  // Walk the tenant's records from the newest (the index on (tenant_id, id),
+  // or the rowid within an id range) and stop at the limit. A filter by
+  // model, feature or key reads one id range at a time, those its rollup
+  // groups span (?13, ?14: usage_id_ranges_sql), so it reads the hours it
+  // matches, not every record of the tenant. The unary '+' keeps SQLite from
+  // ranging over created_unix_ms instead and sorting every record of the
+  // range (a second over a month of a busy tenant). A `to` far in the past
+  // walks the records after it.
   std::string sql =
       "SELECT " MGW_USAGE_SELECT_COLUMNS " FROM usage_records WHERE " + usage_conditions(f, has_model);
+  if (pages_by_id_ranges(f, has_model)) sql += " AND id BETWEEN ?13 AND ?14";
   if (f.from_unix_ms != 0) sql += " AND +created_unix_ms >= ?8";
   if (f.to_unix_ms != 0) sql += " AND +created_unix_ms < ?9";
   if (f.before_seq != 0) sql += " AND id < ?10";

@@ -256,6 +256,98 @@ TEST_P(SpendStoreTest, PagesGoBySeqNewestFirstWithFilters) {
   EXPECT_EQ(h().on_usage_page(storage(), &bad, &rows2.sink, nullptr), MGW_INVALID_ARGUMENT);
 }
 
+// A page filtered by model, feature or key, walked to its end with a cursor,
+// holds exactly the records a scan of every record finds, newest (highest
+// seq) first: however the records' hours and filters interleave, and when
+// old records arrive late (a journal replayed after an outage), so that the
+// ids of an hour's records are far apart.
+TEST_P(SpendStoreTest, FilteredPagesEqualAScanHoweverRecordsInterleave) {
+  std::mt19937_64 rng(11);
+  const std::int64_t start = 1'795'000'000'000;
+  int made = 0;
+  auto batch = [&](int n, std::int64_t from, std::int64_t span) {
+    std::vector<Usage> us(static_cast<std::size_t>(n));
+    std::vector<mgw_usage_record> recs;
+    for (auto& u : us) {
+      u.request_id = "f" + std::to_string(made++);
+      u.tenant_id = tenant_;
+      u.key_id = static_cast<int64_t>(rng() % 4) + 1;
+      u.alias = (rng() % 10) == 0 ? "rare" : ((rng() % 2) ? "a" : "b");
+      u.feature = (rng() % 3) == 0 ? "" : "f" + std::to_string(rng() % 2);
+      u.http_status = (rng() % 5) == 0 ? 502 : 200;
+      u.created_unix_ms = from + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(span));
+      recs.push_back(u.record());
+    }
+    ASSERT_EQ(h().on_usage_insert(storage(), recs.data(), recs.size(), nullptr), MGW_OK);
+  };
+  for (int i = 0; i < 12; ++i) batch(150, start + i * 3'600'000LL, 3'600'000);  // twelve hours, in order
+  batch(200, start, 12 * 3'600'000LL);                                          // late: any of them
+  batch(100, start + 5 * 3'600'000LL, 60'000);                                  // late, into one hour
+
+  auto page_all = [&](mgw_usage_filter f) {
+    f.struct_size = sizeof f;
+    f.tenant_id = tenant_;
+    f.limit = 7;
+    std::vector<Usage> out;
+    for (int pages = 0; pages < 1000; ++pages) {
+      RowRecorder rows;
+      EXPECT_EQ(h().on_usage_page(storage(), &f, &rows.sink, nullptr), MGW_OK);
+      out.insert(out.end(), rows.usage.begin(), rows.usage.end());
+      if (rows.usage.size() < 7) break;
+      f.before_seq = rows.usage.back().seq;
+    }
+    return out;
+  };
+  mgw_usage_filter every{};
+  every.stream = -1;
+  const auto all = page_all(every);
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(made));
+  for (std::size_t i = 1; i < all.size(); ++i) ASSERT_GT(all[i - 1].seq, all[i].seq);
+
+  struct Case {
+    std::string model, feature;
+    bool has_feature;
+    int64_t key;
+    int64_t from, to;
+    int status_min;
+  };
+  const std::vector<Case> cases = {
+      {"rare", "", false, 0, 0, 0, 0},
+      {"a", "", false, 0, 0, 0, 0},
+      {"", "f1", true, 0, 0, 0, 0},
+      {"", "", true, 0, 0, 0, 0},  // records without a feature
+      {"", "", false, 3, 0, 0, 0},
+      {"b", "f0", true, 2, 0, 0, 0},
+      {"rare", "", false, 0, start + 5 * 3'600'000LL + 30'000, start + 6 * 3'600'000LL + 1, 0},
+      {"a", "", false, 4, start + 2 * 3'600'000LL, start + 9 * 3'600'000LL, 500},
+      {"missing", "", false, 0, 0, 0, 0},
+  };
+  for (const auto& c : cases) {
+    mgw_usage_filter f = every;
+    f.model = mgw::str(c.model);
+    f.has_feature = c.has_feature ? 1 : 0;
+    f.feature = mgw::str(c.feature);
+    f.key_id = c.key;
+    f.from_unix_ms = c.from;
+    f.to_unix_ms = c.to;
+    f.status_min = c.status_min;
+    f.status_max = c.status_min != 0 ? 599 : 0;
+    std::vector<std::string> expected;
+    for (const auto& u : all) {
+      if (!c.model.empty() && u.alias != c.model) continue;
+      if (c.has_feature && u.feature != c.feature) continue;
+      if (c.key != 0 && u.key_id != c.key) continue;
+      if ((c.from != 0 && u.created_unix_ms < c.from) || (c.to != 0 && u.created_unix_ms >= c.to)) continue;
+      if (c.status_min != 0 && u.http_status < c.status_min) continue;
+      expected.push_back(u.request_id);
+    }
+    std::vector<std::string> got;
+    for (const auto& u : page_all(f)) got.push_back(u.request_id);
+    EXPECT_EQ(got, expected) << "model '" << c.model << "' feature '" << c.feature << "' key " << c.key
+                             << " from " << c.from << " to " << c.to;
+  }
+}
+
 TEST_P(SpendStoreTest, TotalsFromTheRollupsEqualAScanForAnyRangeAndGrouping) {
   // 20,000 records over ~3 days, in batches, with random columns.
   std::mt19937_64 rng(7);

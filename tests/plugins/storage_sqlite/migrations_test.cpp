@@ -9,7 +9,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsSupersetOf;
 
-constexpr int64_t kCurrentVersion = 12;
+constexpr int64_t kCurrentVersion = 13;
 
 class MigrationsTest : public StorageTest {};
 
@@ -49,6 +49,15 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
       raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_rollup_hour') "
                "WHERE pk > 0 ORDER BY pk)"),
       "tenant_id,hour_start,alias,feature,key_id,http_status,streamed,operation");
+  // Version 13: each rollup row spans an id range of its records; the
+  // records have no index per filter column (usage_query.cpp reads the ranges).
+  EXPECT_EQ(
+      raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_rollup_hour') "
+               "WHERE name LIKE '%_id' AND pk = 0 ORDER BY cid)"),
+      "min_id,max_id");
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_index_list('usage_records') "
+                     "ORDER BY name)"),
+            "usage_records_request_id,usage_records_tenant_created,usage_records_tenant_id");
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
               ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
                           "created_unix_ms"));
@@ -198,6 +207,21 @@ TEST_F(MigrationsTest, VersionOneDatabaseMigratesWithItsRowsAndSettings) {
   EXPECT_EQ(requests("chat.completions"), 1);
   EXPECT_EQ(requests("responses"), 0);
   EXPECT_EQ(requests(""), 1);
+  // Its rollup got the old row's id range (migration 13): a page filtered by
+  // its model finds it, and one by another model does not.
+  auto page = [&](const char* model) {
+    mgw_usage_filter f{};
+    f.struct_size = sizeof f;
+    f.tenant_id = 1;
+    f.stream = -1;
+    f.limit = 10;
+    f.model = mgw::str(model);
+    RowRecorder found;
+    EXPECT_EQ(h().on_usage_page(storage.get(), &f, &found.sink, nullptr), MGW_OK);
+    return found.usage.size();
+  };
+  EXPECT_EQ(page("a"), 1u);
+  EXPECT_EQ(page("b"), 0u);
 }
 
 }  // namespace

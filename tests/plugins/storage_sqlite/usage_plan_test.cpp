@@ -1,13 +1,17 @@
 // GET /v1/usage's page query, exactly as the plugin builds it (usage_sql.h),
 // asked of SQLite's planner on a migrated file: a filter by model, feature or
-// key walks an index that starts with the tenant and that column, so a filter
-// reads only the records it matches; and no page is sorted after reading.
+// key reads the id ranges of the rollup groups it matches, then each range
+// off an index (migration 13: no index per filter column, which every record
+// paid for), so a filter reads only the hours it matches; and no page is
+// sorted after reading.
 #include "test_support.h"
 #include "usage_sql.h"
 
 namespace sqlite_test {
 namespace {
 
+using mgw_sqlite::pages_by_id_ranges;
+using mgw_sqlite::usage_id_ranges_sql;
 using mgw_sqlite::usage_page_sql;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -45,40 +49,44 @@ class UsagePlanTest : public StorageTest {
   }
 };
 
-TEST_F(UsagePlanTest, AFilterByModelFeatureOrKeyWalksAnIndexOnThatColumn) {
+TEST_F(UsagePlanTest, AFilterByModelFeatureOrKeyReadsItsRollupRangesThenEachRangeOffAnIndex) {
   auto by_model = page_filter();
   by_model.model = mgw::str("gpt-4o");
-  const std::string model_plan = plan(usage_page_sql(by_model, true));
-  EXPECT_THAT(model_plan, HasSubstr("INDEX usage_records_tenant_alias (tenant_id=? AND alias=?)"));
-
   auto by_feature = page_filter();
   by_feature.has_feature = 1;
   by_feature.feature = mgw::str("search");
-  const std::string feature_plan = plan(usage_page_sql(by_feature, false));
-  EXPECT_THAT(feature_plan, HasSubstr("INDEX usage_records_tenant_feature (tenant_id=? AND feature=?)"));
-
   auto by_key = page_filter();
   by_key.key_id = 7;
-  const std::string key_plan = plan(usage_page_sql(by_key, false));
-  EXPECT_THAT(key_plan, HasSubstr("INDEX usage_records_tenant_key (tenant_id=? AND key_id=?)"));
-
-  // With a time range and a cursor too: still the column's index, still in id order.
+  // With a time range and a cursor too.
   auto ranged = by_model;
   ranged.from_unix_ms = 1;
   ranged.to_unix_ms = 2;
   ranged.before_seq = 100;
-  const std::string ranged_plan = plan(usage_page_sql(ranged, true));
-  EXPECT_THAT(ranged_plan, HasSubstr("INDEX usage_records_tenant_alias (tenant_id=? AND alias=?"));
-
-  for (const auto* p : {&model_plan, &feature_plan, &key_plan, &ranged_plan}) {
-    EXPECT_THAT(*p, Not(HasSubstr("TEMP B-TREE"))) << "a page must come off the index in id order:\n" << *p;
-    EXPECT_THAT(*p, Not(HasSubstr("SCAN usage_records"))) << *p;
+  for (const auto& [f, has_model] :
+       {std::pair{by_model, true}, {by_feature, false}, {by_key, false}, {ranged, true}}) {
+    ASSERT_TRUE(pages_by_id_ranges(f, has_model));
+    const std::string ranges = plan(usage_id_ranges_sql(f, has_model));
+    EXPECT_THAT(ranges, HasSubstr("usage_rollup_hour")) << ranges;
+    EXPECT_THAT(ranges, Not(HasSubstr("usage_records"))) << "the ranges come from the rollups alone:\n"
+                                                         << ranges;
+    const std::string page = plan(usage_page_sql(f, has_model));
+    EXPECT_THAT(page, HasSubstr("SEARCH usage_records")) << page;
+    EXPECT_THAT(page, Not(HasSubstr("SCAN usage_records"))) << "a range, not every record:\n" << page;
+    EXPECT_THAT(page, Not(HasSubstr("TEMP B-TREE"))) << "a page must come off the index in id order:\n"
+                                                     << page;
   }
+  // Unfiltered (or by status, stream, operation alone): the tenant's records by id.
+  const auto plain = page_filter();
+  EXPECT_FALSE(pages_by_id_ranges(plain, false));
+  const std::string p = plan(usage_page_sql(plain, false));
+  EXPECT_THAT(p, HasSubstr("INDEX usage_records_tenant_id (tenant_id=?)")) << p;
+  EXPECT_THAT(p, Not(HasSubstr("TEMP B-TREE"))) << p;
 }
 
-TEST_F(UsagePlanTest, WithStatisticsARareModelStillTakesItsIndex) {
+TEST_F(UsagePlanTest, WithStatisticsARareModelStillReadsARange) {
   // One model has nearly every record of the tenant: after ANALYZE the
-  // planner knows, and a page of the rare one must not walk the busy one's.
+  // planner knows, and a page of the rare one must still read its range,
+  // not every record.
   {
     RawDb raw(db_path());
     raw.exec("BEGIN");
@@ -97,7 +105,8 @@ TEST_F(UsagePlanTest, WithStatisticsARareModelStillTakesItsIndex) {
   auto f = page_filter();
   f.model = mgw::str("rare");
   const std::string p = plan(usage_page_sql(f, true));
-  EXPECT_THAT(p, HasSubstr("INDEX usage_records_tenant_alias (tenant_id=? AND alias=?)")) << p;
+  EXPECT_THAT(p, HasSubstr("SEARCH usage_records")) << p;
+  EXPECT_THAT(p, Not(HasSubstr("SCAN usage_records"))) << p;
   EXPECT_THAT(p, Not(HasSubstr("TEMP B-TREE"))) << p;
 }
 
