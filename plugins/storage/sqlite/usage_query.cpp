@@ -99,6 +99,44 @@ std::int64_t hour_floor(std::int64_t ms) {
   return ms - (((ms % kHourMs) + kHourMs) % kHourMs);
 }
 
+// Reads `ranges` (rows of min_id, max_id, highest max_id first), merges
+// those that overlap or touch, and calls read(lo, hi) for each merged range,
+// highest first, until it returns false. A range is passed on only once no
+// later row can reach into it: the rows come by max_id, so every row with
+// ids in it has been merged.
+template <typename Read>
+void for_each_id_range(Statement& ranges, Read read) {
+  std::int64_t lo = 0;
+  std::int64_t hi = -1;  // none yet
+  while (ranges.step()) {
+    const std::int64_t min_id = ranges.int64(0);
+    const std::int64_t max_id = ranges.int64(1);
+    if (hi >= lo && max_id < lo - 1) {
+      if (!read(lo, hi)) return;
+      hi = -1;
+    }
+    if (hi < lo) {
+      lo = min_id;
+      hi = max_id;
+    } else {
+      lo = std::min(lo, min_id);
+    }
+  }
+  if (hi >= lo) read(lo, hi);
+}
+
+// The id ranges of the rollup groups that match `q` in the hours that
+// overlap [from, to) (from and to 0: any), before the cursor `before` (0:
+// none), ready to step.
+void bind_id_ranges(Statement& ranges, const Filter& q, std::int64_t from, std::int64_t to,
+                    std::int64_t before) {
+  bind_conditions(ranges, q);
+  ranges.bind(8, from);
+  ranges.bind(9, to);
+  ranges.bind(10, before);
+  ranges.bind(11, -1);  // every range: the caller stops reading when it has enough
+}
+
 }  // namespace
 
 mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, const mgw_row_sink* out,
@@ -124,18 +162,12 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
         return MGW_OK;
       }
       // Filtered by model, feature or key: the id ranges of the rollup groups
-      // the filter matches, newest first, merged where they overlap; each
-      // merged range is read newest first until the page is full. Every
-      // matching record lies in its group's range, and a range is read only
-      // once no later group can reach into it (the groups come by max_id).
+      // the filter matches, newest first, each read newest first until the
+      // page is full. Every matching record lies in its group's range.
       auto ranges = c.statement(usage_id_ranges_sql(q.f, has_model));
-      bind_conditions(ranges, q);
-      ranges.bind(8, q.f.from_unix_ms);
-      ranges.bind(9, q.f.to_unix_ms);
-      ranges.bind(10, q.f.before_seq);
-      ranges.bind(11, -1);  // every range, read until the page is full
+      bind_id_ranges(ranges, q, q.f.from_unix_ms, q.f.to_unix_ms, q.f.before_seq);
       std::int64_t left = q.f.limit;
-      auto read_range = [&](std::int64_t lo, std::int64_t hi) {
+      for_each_id_range(ranges, [&](std::int64_t lo, std::int64_t hi) {
         bind_page();
         select.bind(11, left);
         select.bind(13, lo);
@@ -145,24 +177,8 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
           --left;
         }
         select.reset();
-      };
-      std::int64_t lo = 0;
-      std::int64_t hi = -1;  // none yet
-      while (left > 0 && ranges.step()) {
-        const std::int64_t min_id = ranges.int64(0);
-        const std::int64_t max_id = ranges.int64(1);
-        if (hi >= lo && max_id < lo - 1) {
-          read_range(lo, hi);
-          hi = -1;
-        }
-        if (hi < lo) {
-          lo = min_id;
-          hi = max_id;
-        } else {
-          lo = std::min(lo, min_id);
-        }
-      }
-      if (left > 0 && hi >= lo) read_range(lo, hi);
+        return left > 0;
+      });
       return MGW_OK;
     });
   });
@@ -179,7 +195,8 @@ mgw_status usage_totals(mgw_storage* storage, const mgw_usage_filter* filter, co
     std::map<std::string, Sums> groups;
     if (from < to) {
       // Whole hours [a, b) from the rollups; the edges [from, a) and [b, to)
-      // from the records (at most an hour each, through the tenant/time index).
+      // from the records of the hours they touch (one or two), found by those
+      // hours' rollup id ranges (migration 13: no index on the records' time).
       const std::int64_t a = from == kMin ? kMin : hour_ceil(from);
       const std::int64_t b = to == kMax ? kMax : hour_floor(to);
       db.read([&](Connection& c) {
@@ -192,13 +209,26 @@ mgw_status usage_totals(mgw_storage* storage, const mgw_usage_filter* filter, co
             "SUM(total_tokens), SUM(cost_micros)";
         auto records = [&](std::int64_t lo, std::int64_t hi) {
           if (lo >= hi) return;
+          mgw_usage_filter edge = q.f;
+          edge.from_unix_ms = lo;
+          edge.to_unix_ms = hi;
+          edge.before_seq = 0;
+          auto ranges = c.statement(usage_id_ranges_sql(edge, !q.model.empty()));
+          bind_id_ranges(ranges, q, lo, hi, 0);
           auto s = c.statement(std::string("SELECT CAST(") + g.records + " AS TEXT)" + record_sums +
                                " FROM usage_records WHERE " + where +
-                               " AND created_unix_ms >= ?8 AND created_unix_ms < ?9 GROUP BY 1");
-          bind_conditions(s, q);
-          s.bind(8, lo);
-          s.bind(9, hi);
-          collect(s, groups);
+                               " AND id BETWEEN ?13 AND ?14 AND +created_unix_ms >= ?8 AND "
+                               "+created_unix_ms < ?9 GROUP BY 1");
+          for_each_id_range(ranges, [&](std::int64_t first, std::int64_t last) {
+            bind_conditions(s, q);
+            s.bind(8, lo);
+            s.bind(9, hi);
+            s.bind(13, first);
+            s.bind(14, last);
+            collect(s, groups);
+            s.reset();
+            return true;
+          });
         };
         if (a < b) {
           auto s = c.statement(std::string("SELECT CAST(") + g.rollup + " AS TEXT)" + sums +

@@ -50,25 +50,24 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
                "WHERE pk > 0 ORDER BY pk)"),
       "tenant_id,hour_start,alias,feature,key_id,http_status,streamed,operation");
   // Version 13: each rollup row spans an id range of its records; the
-  // records have no index per filter column (usage_query.cpp reads the ranges).
+  // records have no index per filter column nor on time (usage_query.cpp
+  // reads the ranges).
   EXPECT_EQ(
       raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_rollup_hour') "
                "WHERE name LIKE '%_id' AND pk = 0 ORDER BY cid)"),
       "min_id,max_id");
   EXPECT_EQ(raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_index_list('usage_records') "
                      "ORDER BY name)"),
-            "usage_records_request_id,usage_records_tenant_created,usage_records_tenant_id");
+            "usage_records_request_id,usage_records_tenant_id");
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('prompt_versions') ORDER BY cid"),
               ElementsAre("tenant_id", "name", "version", "template_json", "model", "parameters_json",
                           "created_unix_ms"));
   // One active version per prompt: the primary key of prompt_active says so.
   EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_table_info('prompt_active') WHERE pk > 0"),
             "tenant_id,name");
-  // request_id and (tenant_id, created_unix_ms) are indexed.
+  // request_id is indexed.
   EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_request_id')"),
             "request_id");
-  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM pragma_index_info('usage_records_tenant_created')"),
-            "tenant_id,created_unix_ms");
   // Version 11 (ABI 1.9): stored responses, one per (tenant_id, id), expiry indexed for the purge.
   EXPECT_THAT(raw.column("SELECT name FROM pragma_table_info('responses') ORDER BY cid"),
               ElementsAre("tenant_id", "id", "previous_id", "created_unix_ms", "expires_unix_ms",
