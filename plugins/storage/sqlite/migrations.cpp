@@ -284,18 +284,19 @@ constexpr const char* kNoUsageTimeIndex = R"sql(
 DROP INDEX IF EXISTS usage_records_created;
 )sql";
 
-// Version 13: each hourly rollup row knows the lowest and highest id of its
-// records, and the indexes on (tenant_id, alias), (tenant_id, feature),
-// (tenant_id, key_id) and (tenant_id, created_unix_ms) go. Every record paid
-// a B-tree insert into each (about a third of the usage writer's work) so
-// that a page of GET /v1/usage filtered by model, feature or key could skip
-// the records it does not match, and totals could read the records of the
-// partial hours at a range's edges; the rollups' id ranges now do both
-// (usage_query.cpp): a filtered page reads only the id ranges of the hours
-// and groups its filter matches, however rare the filter, and an edge only
-// those of its hour. (The ABI 1.0 query by time, on_usage_query, which the
-// gateway never makes, now sorts the tenant's records.)
-constexpr const char* kUsageRollupIdRanges = R"sql(
+// Version 13: no index per filter column nor on time on the usage records.
+// Every record paid a B-tree insert into (tenant_id, alias), (tenant_id,
+// feature), (tenant_id, key_id) and (tenant_id, created_unix_ms), about a
+// third of the usage writer's work. Instead, per batch (one transaction),
+// one posting per tenant, filter column and value holds the batch's id range
+// of those records: a page filtered by model, feature or key walks its
+// postings newest first and reads only those ranges, so a rare filter reads
+// a few batches, not the tenant's history. Each hourly rollup row keeps its
+// records' id range too, through which totals read the records of a range's
+// partial edge hours. The existing records get postings per hour. (The ABI
+// 1.0 query by time, on_usage_query, which the gateway never makes, now
+// sorts the tenant's records.)
+constexpr const char* kUsagePostings = R"sql(
 ALTER TABLE usage_rollup_hour ADD COLUMN min_id INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE usage_rollup_hour ADD COLUMN max_id INTEGER NOT NULL DEFAULT 0;
 -- One pass over the records, grouped as the rollups are; each group finds
@@ -307,6 +308,23 @@ FROM (SELECT tenant_id, created_unix_ms - (created_unix_ms % 3600000) AS hour_st
 WHERE g.tenant_id = r.tenant_id AND g.hour_start = r.hour_start AND g.alias = r.alias AND g.feature = r.feature
   AND g.key_id = r.key_id AND g.http_status = r.http_status AND g.streamed = r.streamed
   AND g.operation = r.operation;
+CREATE TABLE usage_postings (
+  tenant_id INTEGER NOT NULL,
+  kind      INTEGER NOT NULL,  -- 1 model (alias), 2 feature, 3 key id (usage_rows.h)
+  value     TEXT    NOT NULL,
+  min_id    INTEGER NOT NULL,
+  max_id    INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, kind, value, max_id)
+) WITHOUT ROWID;
+INSERT INTO usage_postings
+  SELECT tenant_id, 1, alias, min(id), max(id) FROM usage_records
+  GROUP BY tenant_id, alias, created_unix_ms - (created_unix_ms % 3600000);
+INSERT INTO usage_postings
+  SELECT tenant_id, 2, feature, min(id), max(id) FROM usage_records
+  GROUP BY tenant_id, feature, created_unix_ms - (created_unix_ms % 3600000);
+INSERT INTO usage_postings
+  SELECT tenant_id, 3, CAST(key_id AS TEXT), min(id), max(id) FROM usage_records
+  GROUP BY tenant_id, key_id, created_unix_ms - (created_unix_ms % 3600000);
 DROP INDEX IF EXISTS usage_records_tenant_alias;
 DROP INDEX IF EXISTS usage_records_tenant_feature;
 DROP INDEX IF EXISTS usage_records_tenant_key;
@@ -326,7 +344,7 @@ constexpr std::array kMigrations{
     Migration{10, "operation on usage records and their hourly rollups", kUsageOperation},
     Migration{11, "stored responses", kResponses},
     Migration{12, "no usage index on time alone", kNoUsageTimeIndex},
-    Migration{13, "id ranges on the usage rollups instead of filter indexes", kUsageRollupIdRanges},
+    Migration{13, "usage postings and rollup id ranges instead of record indexes", kUsagePostings},
 };
 
 // The steps must be numbered 1..N without gaps: migrate() indexes by version.

@@ -120,9 +120,29 @@ class BatchSums {
     sum.cost_micros += r.cost_micros;
     sum.min_id = sum.min_id == 0 ? id : std::min(sum.min_id, id);
     sum.max_id = std::max(sum.max_id, id);
+    post(r.tenant_id, kPostingModel, row.alias, id);
+    post(r.tenant_id, kPostingFeature, row.feature, id);
+    post(r.tenant_id, kPostingKey, std::to_string(r.key_id), id);
     for (std::size_t i = 0; i < r.charge_count; ++i) {
       const mgw_ledger_charge& charge = r.charges[i];
       if (charge.amount > 0) leases_[charge.lease_id] += charge.amount;
+    }
+  }
+
+  // One posting per (tenant, filter column, value) of the batch: the range of
+  // the batch's ids that holds its records (migration 13). The batch is one
+  // transaction, so its range holds no other batch's records.
+  void write_postings(Connection& c) const {
+    auto insert = c.statement(
+        "INSERT INTO usage_postings (tenant_id, kind, value, min_id, max_id) VALUES (?1, ?2, ?3, ?4, ?5)");
+    for (const auto& [key, range] : postings_) {
+      insert.bind(1, key.tenant_id);
+      insert.bind(2, std::int64_t{key.kind});
+      insert.bind(3, key.value);
+      insert.bind(4, range.first);
+      insert.bind(5, range.second);
+      insert.run();
+      insert.reset();
     }
   }
 
@@ -216,7 +236,19 @@ class BatchSums {
     std::int64_t min_id = 0, max_id = 0;  // 0: none yet (rowids start at 1)
   };
   std::map<RollupKey, RollupSum> rollups_;
-  std::map<std::int64_t, std::int64_t> leases_;  // lease id -> amount charged
+
+  struct PostingKey {
+    std::int64_t tenant_id;
+    int kind;
+    std::string value;
+    auto operator<=>(const PostingKey&) const = default;
+  };
+  void post(std::int64_t tenant_id, int kind, std::string_view value, std::int64_t id) {
+    auto [it, fresh] = postings_.try_emplace(PostingKey{tenant_id, kind, std::string(value)}, id, id);
+    if (!fresh) it->second = {std::min(it->second.first, id), std::max(it->second.second, id)};
+  }
+  std::map<PostingKey, std::pair<std::int64_t, std::int64_t>> postings_;  // -> (min_id, max_id)
+  std::map<std::int64_t, std::int64_t> leases_;                           // lease id -> amount charged
 };
 
 }  // namespace
@@ -310,6 +342,7 @@ mgw_status usage_insert(mgw_storage* storage, const mgw_usage_record* records, s
         sums.add(row, c.last_insert_rowid());
       }
       sums.write_rollups(c);
+      sums.write_postings(c);
       sums.settle_charges(c, db.host());
       return MGW_OK;
     });

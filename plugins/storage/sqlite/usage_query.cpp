@@ -125,16 +125,14 @@ void for_each_id_range(Statement& ranges, Read read) {
   if (hi >= lo) read(lo, hi);
 }
 
-// The id ranges of the rollup groups that match `q` in the hours that
-// overlap [from, to) (from and to 0: any), before the cursor `before` (0:
-// none), ready to step.
-void bind_id_ranges(Statement& ranges, const Filter& q, std::int64_t from, std::int64_t to,
-                    std::int64_t before) {
+// Binds a statement of rollup id ranges (usage_sql.h): `q`'s conditions and
+// the time range [from, to).
+void bind_rollup_id_ranges(Statement& ranges, const Filter& q, std::int64_t from, std::int64_t to) {
   bind_conditions(ranges, q);
   ranges.bind(8, from);
   ranges.bind(9, to);
-  ranges.bind(10, before);
-  ranges.bind(11, -1);  // every range: the caller stops reading when it has enough
+  ranges.bind(10, 0);   // no cursor
+  ranges.bind(11, -1);  // every range
 }
 
 }  // namespace
@@ -161,11 +159,17 @@ mgw_status usage_page(mgw_storage* storage, const mgw_usage_filter* filter, cons
         while (select.step()) emit_usage(select, out);
         return MGW_OK;
       }
-      // Filtered by model, feature or key: the id ranges of the rollup groups
-      // the filter matches, newest first, each read newest first until the
-      // page is full. Every matching record lies in its group's range.
-      auto ranges = c.statement(usage_id_ranges_sql(q.f, has_model));
-      bind_id_ranges(ranges, q, q.f.from_unix_ms, q.f.to_unix_ms, q.f.before_seq);
+      // Filtered by model, feature or key: the id ranges of the batches that
+      // hold records of its leading filter column, newest first, each read
+      // newest first until the page is full. Every matching record lies in
+      // one of them.
+      auto ranges = c.statement(usage_posting_ranges_sql(q.f));
+      ranges.bind(1, q.f.tenant_id);
+      ranges.bind(2, q.model);
+      ranges.bind(3, q.feature);
+      ranges.bind(4, q.f.key_id);
+      ranges.bind(10, q.f.before_seq);
+      ranges.bind(11, -1);  // every posting: the page stops reading when full
       std::int64_t left = q.f.limit;
       for_each_id_range(ranges, [&](std::int64_t lo, std::int64_t hi) {
         bind_page();
@@ -213,8 +217,8 @@ mgw_status usage_totals(mgw_storage* storage, const mgw_usage_filter* filter, co
           edge.from_unix_ms = lo;
           edge.to_unix_ms = hi;
           edge.before_seq = 0;
-          auto ranges = c.statement(usage_id_ranges_sql(edge, !q.model.empty()));
-          bind_id_ranges(ranges, q, lo, hi, 0);
+          auto ranges = c.statement(usage_rollup_id_ranges_sql(edge, !q.model.empty()));
+          bind_rollup_id_ranges(ranges, q, lo, hi);
           auto s = c.statement(std::string("SELECT CAST(") + g.records + " AS TEXT)" + record_sums +
                                " FROM usage_records WHERE " + where +
                                " AND id BETWEEN ?13 AND ?14 AND +created_unix_ms >= ?8 AND "

@@ -14,6 +14,11 @@ namespace mgw_sqlite {
   "prompt_version, pii_action, pii_findings, feature, cached_prompt_tokens, cost_micros, "               \
   "price_input_micros, price_output_micros, price_cached_micros, reason, id, trace_id, operation"
 
+// usage_postings.kind: the filter column a posting is for (migration 13).
+constexpr int kPostingModel = 1;    // value: the alias
+constexpr int kPostingFeature = 2;  // value: the feature, '' for none
+constexpr int kPostingKey = 3;      // value: the key id, in decimal
+
 // One row of MGW_USAGE_SELECT_COLUMNS to the sink's callback_usage.
 void emit_usage(const Statement& row, const mgw_row_sink* out);
 

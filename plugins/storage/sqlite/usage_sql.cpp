@@ -19,10 +19,9 @@ bool pages_by_id_ranges(const mgw_usage_filter& f, bool has_model) {
   return has_model || f.has_feature != 0 || f.key_id != 0;
 }
 
-std::string usage_id_ranges_sql(const mgw_usage_filter& f, bool has_model) {
+std::string usage_rollup_id_ranges_sql(const mgw_usage_filter& f, bool has_model) {
   // Groups whose hour overlaps the time range: a record's group is the hour
-  // its created_unix_ms falls in. Newest ids first, so a page can stop
-  // reading ranges once it is full.
+  // its created_unix_ms falls in. Highest ids first.
   std::string sql = "SELECT min_id, max_id FROM usage_rollup_hour WHERE " + usage_conditions(f, has_model) +
                     " AND max_id > 0";
   if (f.from_unix_ms != 0) sql += " AND hour_start > ?8 - 3600000";
@@ -33,11 +32,28 @@ std::string usage_id_ranges_sql(const mgw_usage_filter& f, bool has_model) {
   return sql;
 }
 
+std::string usage_posting_ranges_sql(const mgw_usage_filter& f) {
+  // One filter column leads (a key, a feature or a model: likely the
+  // rarest first); the page's own conditions apply the others. Its
+  // postings come off their primary key newest first, unsorted.
+  std::string sql = "SELECT min_id, max_id FROM usage_postings WHERE tenant_id = ?1 AND ";
+  if (f.key_id != 0) {
+    sql += "kind = " + std::to_string(kPostingKey) + " AND value = CAST(?4 AS TEXT)";
+  } else if (f.has_feature != 0) {
+    sql += "kind = " + std::to_string(kPostingFeature) + " AND value = ?3";
+  } else {
+    sql += "kind = " + std::to_string(kPostingModel) + " AND value = ?2";
+  }
+  if (f.before_seq != 0) sql += " AND min_id < ?10";
+  sql += " ORDER BY max_id DESC LIMIT ?11";
+  return sql;
+}
+
 std::string usage_page_sql(const mgw_usage_filter& f, bool has_model) {
   // Walk the tenant's records from the newest (the index on (tenant_id, id),
   // or the rowid within an id range) and stop at the limit. A filter by
-  // model, feature or key reads one id range at a time, those its rollup
-  // groups span (?13, ?14: usage_id_ranges_sql), so it reads the hours it
+  // model, feature or key reads one id range at a time, those its postings
+  // hold (?13, ?14: usage_posting_ranges_sql), so it reads the batches it
   // matches, not every record of the tenant. The unary '+' keeps SQLite from
   // ranging over created_unix_ms instead and sorting every record of the
   // range (a second over a month of a busy tenant). A `to` far in the past

@@ -21,9 +21,14 @@ std::string usage_conditions(const mgw_usage_filter& f, bool has_model);
 bool pages_by_id_ranges(const mgw_usage_filter& f, bool has_model);
 
 // The id ranges (min_id, max_id) of the hourly rollup groups that match the
-// filter and its time range, newest first; none above the cursor ?10; ?11
-// bound to -1.
-std::string usage_id_ranges_sql(const mgw_usage_filter& f, bool has_model);
+// filter and its time range, highest first; none above the cursor ?10; ?11
+// bound to -1. Totals read the records of a range's partial hours by them.
+std::string usage_rollup_id_ranges_sql(const mgw_usage_filter& f, bool has_model);
+
+// The id ranges of the batches that hold records of the page's filter
+// column (its key, else its feature, else its model), highest first; none
+// above the cursor ?10; ?11 bound to -1.
+std::string usage_posting_ranges_sql(const mgw_usage_filter& f);
 
 // One page of a tenant's records, newest first by id: with
 // pages_by_id_ranges, of the records in the id range ?13 to ?14.

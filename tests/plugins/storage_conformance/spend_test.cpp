@@ -310,6 +310,7 @@ TEST_P(SpendStoreTest, FilteredPagesEqualAScanHoweverRecordsInterleave) {
     int64_t key;
     int64_t from, to;
     int status_min;
+    std::string operation;  // every record here is chat.completions
   };
   const std::vector<Case> cases = {
       {"rare", "", false, 0, 0, 0, 0},
@@ -321,6 +322,8 @@ TEST_P(SpendStoreTest, FilteredPagesEqualAScanHoweverRecordsInterleave) {
       {"rare", "", false, 0, start + 5 * 3'600'000LL + 30'000, start + 6 * 3'600'000LL + 1, 0},
       {"a", "", false, 4, start + 2 * 3'600'000LL, start + 9 * 3'600'000LL, 500},
       {"missing", "", false, 0, 0, 0, 0},
+      {"a", "", false, 0, 0, 0, 0, "chat.completions"},
+      {"", "f0", true, 2, 0, 0, 0, "responses"},
   };
   for (const auto& c : cases) {
     mgw_usage_filter f = every;
@@ -332,6 +335,7 @@ TEST_P(SpendStoreTest, FilteredPagesEqualAScanHoweverRecordsInterleave) {
     f.to_unix_ms = c.to;
     f.status_min = c.status_min;
     f.status_max = c.status_min != 0 ? 599 : 0;
+    f.operation = mgw::str(c.operation);
     std::vector<std::string> expected;
     for (const auto& u : all) {
       if (!c.model.empty() && u.alias != c.model) continue;
@@ -339,12 +343,13 @@ TEST_P(SpendStoreTest, FilteredPagesEqualAScanHoweverRecordsInterleave) {
       if (c.key != 0 && u.key_id != c.key) continue;
       if ((c.from != 0 && u.created_unix_ms < c.from) || (c.to != 0 && u.created_unix_ms >= c.to)) continue;
       if (c.status_min != 0 && u.http_status < c.status_min) continue;
+      if (!c.operation.empty() && c.operation != "chat.completions") continue;
       expected.push_back(u.request_id);
     }
     std::vector<std::string> got;
     for (const auto& u : page_all(f)) got.push_back(u.request_id);
     EXPECT_EQ(got, expected) << "model '" << c.model << "' feature '" << c.feature << "' key " << c.key
-                             << " from " << c.from << " to " << c.to;
+                             << " from " << c.from << " to " << c.to << " operation '" << c.operation << "'";
   }
 }
 

@@ -49,9 +49,12 @@ TEST_F(MigrationsTest, FreshFileGetsTheCurrentSchema) {
       raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_rollup_hour') "
                "WHERE pk > 0 ORDER BY pk)"),
       "tenant_id,hour_start,alias,feature,key_id,http_status,streamed,operation");
-  // Version 13: each rollup row spans an id range of its records; the
-  // records have no index per filter column nor on time (usage_query.cpp
-  // reads the ranges).
+  // Version 13: postings per batch and filter column, and each rollup row's
+  // id range; the records have no index per filter column nor on time
+  // (usage_query.cpp reads the ranges).
+  EXPECT_EQ(raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_postings') "
+                     "WHERE pk > 0 ORDER BY pk)"),
+            "tenant_id,kind,value,max_id");
   EXPECT_EQ(
       raw.text("SELECT group_concat(name) FROM (SELECT name FROM pragma_table_info('usage_rollup_hour') "
                "WHERE name LIKE '%_id' AND pk = 0 ORDER BY cid)"),
@@ -206,8 +209,9 @@ TEST_F(MigrationsTest, VersionOneDatabaseMigratesWithItsRowsAndSettings) {
   EXPECT_EQ(requests("chat.completions"), 1);
   EXPECT_EQ(requests("responses"), 0);
   EXPECT_EQ(requests(""), 1);
-  // Its rollup got the old row's id range (migration 13): a page filtered by
-  // its model finds it, and one by another model does not.
+  // It got postings and its rollup its id range (migration 13): a page
+  // filtered by its model, feature or key finds it, and one by another model
+  // does not; totals over a partial hour count it.
   auto page = [&](const char* model) {
     mgw_usage_filter f{};
     f.struct_size = sizeof f;
@@ -221,6 +225,25 @@ TEST_F(MigrationsTest, VersionOneDatabaseMigratesWithItsRowsAndSettings) {
   };
   EXPECT_EQ(page("a"), 1u);
   EXPECT_EQ(page("b"), 0u);
+  mgw_usage_filter no_feature{};
+  no_feature.struct_size = sizeof no_feature;
+  no_feature.tenant_id = 1;
+  no_feature.stream = -1;
+  no_feature.limit = 10;
+  no_feature.has_feature = 1;  // records without a feature
+  RowRecorder without;
+  ASSERT_EQ(h().on_usage_page(storage.get(), &no_feature, &without.sink, nullptr), MGW_OK);
+  EXPECT_EQ(without.usage.size(), 1u);
+  mgw_usage_filter edge{};
+  edge.struct_size = sizeof edge;
+  edge.tenant_id = 1;
+  edge.stream = -1;
+  edge.from_unix_ms = 5;  // the row's created_unix_ms is 7: inside the range's first, partial hour
+  edge.to_unix_ms = 3'600'000 * 3 + 1;
+  RowRecorder sums;
+  ASSERT_EQ(h().on_usage_totals(storage.get(), &edge, &sums.sink, nullptr), MGW_OK);
+  ASSERT_EQ(sums.groups.size(), 1u);
+  EXPECT_EQ(sums.groups[0].requests, 1);
 }
 
 }  // namespace

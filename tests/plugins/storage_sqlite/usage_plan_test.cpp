@@ -1,9 +1,9 @@
-// GET /v1/usage's page query, exactly as the plugin builds it (usage_sql.h),
+// GET /v1/usage's reads, exactly as the plugin builds them (usage_sql.h),
 // asked of SQLite's planner on a migrated file: a filter by model, feature or
-// key reads the id ranges of the rollup groups it matches, then each range
-// off an index (migration 13: no index per filter column, which every record
-// paid for), so a filter reads only the hours it matches; and no page is
-// sorted after reading.
+// key walks its postings newest first, then reads each posting's id range off
+// an index (migration 13: no index per filter column, which every record paid
+// for), so a filter reads only the batches it matches; the rollups' id ranges
+// come from the rollups alone; and no page is sorted after reading.
 #include "test_support.h"
 #include "usage_sql.h"
 
@@ -11,8 +11,9 @@ namespace sqlite_test {
 namespace {
 
 using mgw_sqlite::pages_by_id_ranges;
-using mgw_sqlite::usage_id_ranges_sql;
 using mgw_sqlite::usage_page_sql;
+using mgw_sqlite::usage_posting_ranges_sql;
+using mgw_sqlite::usage_rollup_id_ranges_sql;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -49,7 +50,7 @@ class UsagePlanTest : public StorageTest {
   }
 };
 
-TEST_F(UsagePlanTest, AFilterByModelFeatureOrKeyReadsItsRollupRangesThenEachRangeOffAnIndex) {
+TEST_F(UsagePlanTest, AFilterByModelFeatureOrKeyWalksItsPostingsThenReadsEachRangeOffAnIndex) {
   auto by_model = page_filter();
   by_model.model = mgw::str("gpt-4o");
   auto by_feature = page_filter();
@@ -65,7 +66,13 @@ TEST_F(UsagePlanTest, AFilterByModelFeatureOrKeyReadsItsRollupRangesThenEachRang
   for (const auto& [f, has_model] :
        {std::pair{by_model, true}, {by_feature, false}, {by_key, false}, {ranged, true}}) {
     ASSERT_TRUE(pages_by_id_ranges(f, has_model));
-    const std::string ranges = plan(usage_id_ranges_sql(f, has_model));
+    const std::string postings = plan(usage_posting_ranges_sql(f));
+    EXPECT_THAT(postings,
+                HasSubstr("SEARCH usage_postings USING PRIMARY KEY (tenant_id=? AND kind=? AND value=?"))
+        << postings;
+    EXPECT_THAT(postings, Not(HasSubstr("TEMP B-TREE"))) << "newest first off the key, unsorted:\n"
+                                                         << postings;
+    const std::string ranges = plan(usage_rollup_id_ranges_sql(f, has_model));
     EXPECT_THAT(ranges, HasSubstr("usage_rollup_hour")) << ranges;
     EXPECT_THAT(ranges, Not(HasSubstr("usage_records"))) << "the ranges come from the rollups alone:\n"
                                                          << ranges;
