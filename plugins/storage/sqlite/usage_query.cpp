@@ -131,7 +131,6 @@ void bind_rollup_id_ranges(Statement& ranges, const Filter& q, std::int64_t from
   bind_conditions(ranges, q);
   ranges.bind(8, from);
   ranges.bind(9, to);
-  ranges.bind(10, 0);   // no cursor
   ranges.bind(11, -1);  // every range
 }
 
@@ -216,7 +215,6 @@ mgw_status usage_totals(mgw_storage* storage, const mgw_usage_filter* filter, co
           mgw_usage_filter edge = q.f;
           edge.from_unix_ms = lo;
           edge.to_unix_ms = hi;
-          edge.before_seq = 0;
           auto ranges = c.statement(usage_rollup_id_ranges_sql(edge, !q.model.empty()));
           bind_rollup_id_ranges(ranges, q, lo, hi);
           auto s = c.statement(std::string("SELECT CAST(") + g.records + " AS TEXT)" + record_sums +

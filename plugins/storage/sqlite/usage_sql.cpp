@@ -26,7 +26,6 @@ std::string usage_rollup_id_ranges_sql(const mgw_usage_filter& f, bool has_model
                     " AND max_id > 0";
   if (f.from_unix_ms != 0) sql += " AND hour_start > ?8 - 3600000";
   if (f.to_unix_ms != 0) sql += " AND hour_start < ?9";
-  if (f.before_seq != 0) sql += " AND min_id < ?10";
   // ?11, bound to -1 (no limit), puts every placeholder up to it in range.
   sql += " ORDER BY max_id DESC LIMIT ?11";
   return sql;

@@ -21,8 +21,8 @@ std::string usage_conditions(const mgw_usage_filter& f, bool has_model);
 bool pages_by_id_ranges(const mgw_usage_filter& f, bool has_model);
 
 // The id ranges (min_id, max_id) of the hourly rollup groups that match the
-// filter and its time range, highest first; none above the cursor ?10; ?11
-// bound to -1. Totals read the records of a range's partial hours by them.
+// filter and its time range, highest first; ?11 bound to -1. Totals read
+// the records of a range's partial hours by them.
 std::string usage_rollup_id_ranges_sql(const mgw_usage_filter& f, bool has_model);
 
 // The id ranges of the batches that hold records of the page's filter
