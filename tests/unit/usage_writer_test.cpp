@@ -253,6 +253,25 @@ TEST_F(UsageWriterTest, ARecordAfterARestIsWrittenWithinTheInterval) {
   w.stop();
 }
 
+// Under steady traffic (a record every 2 ms, intervals of 20 ms) no
+// interval is empty, so the writer never rests and no enqueue pays for
+// waking it: only the first record, which ends the rest it started in.
+TEST_F(UsageWriterTest, SteadyTrafficWakesTheWriterOnlyOnce) {
+  FlakyStore store;
+  UsageWriter w(store.fn(), journal(), WriterOptions{20, 256, 1000});
+  w.start();
+  std::this_thread::sleep_for(100ms);  // it rests: nothing came in an interval
+  for (int i = 0; i < 150; ++i) {
+    w.enqueue(row(i));
+    std::this_thread::sleep_for(2ms);
+  }
+  ASSERT_TRUE(eventually([&] { return w.written() >= 150; }, 2000ms));
+  // 15 or so when it rested after every batch (one wake per 20 ms); a
+  // little room for a test thread that stalls past an interval.
+  EXPECT_LE(w.wakeups(), 4u);
+  w.stop();
+}
+
 TEST_F(UsageWriterTest, NothingIsDroppedPastTheQueueLimitAndAdmissionStopsThere) {
   FlakyStore store;
   UsageWriter w(store.fn(), journal(), WriterOptions{600000, 100000, 10});  // never started: nothing drains

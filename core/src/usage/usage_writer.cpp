@@ -63,6 +63,7 @@ void UsageWriter::enqueue(plugins::UsageRow row) {
     // without a wake-up (a futex call on the loop) each.
     wake = idle_ || queue_.size() >= options_.batch_size || queue_.size() > options_.queue_limit / 2;
     idle_ = false;
+    if (wake) ++wakeups_;
     update_recording();
   }
   if (wake) wake_.notify_one();
@@ -225,8 +226,10 @@ void UsageWriter::run() {
       wake_.wait_for(lock, interval, batch_ready);
     } else {
       wake_.wait_for(lock, interval, batch_ready);
-      quiet = queue_.empty();
     }
+    // Whichever wait ended, the interval brought records or it did not: after
+    // a rest it did, so the next wait is an interval again, not a rest.
+    quiet = queue_.empty();
     const auto now = Clock::now();
     const bool due = now >= next_retry_;
     if (journal_->records() > 0 && due) replay_journal(lock);
@@ -269,6 +272,11 @@ WriterStatus UsageWriter::status() const {
   s.journal_bytes = journal_bytes_;
   s.written = written_;
   return s;
+}
+
+std::uint64_t UsageWriter::wakeups() const {
+  std::lock_guard lock(mutex_);
+  return wakeups_;
 }
 
 std::uint64_t UsageWriter::written() const {

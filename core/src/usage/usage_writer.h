@@ -64,6 +64,9 @@ class UsageWriter {
 
   WriterStatus status() const;
   std::uint64_t written() const;
+  // How many enqueues woke the writer (a futex call on the enqueuing loop):
+  // the first record after a rest, a full batch, a queue past half its limit.
+  std::uint64_t wakeups() const;
 
  private:
   enum class State { storing, journaling, unrecordable };
@@ -91,6 +94,7 @@ class UsageWriter {
   std::chrono::steady_clock::time_point last_report_{};
   bool stopping_ = false;
   bool idle_ = false;  // the writer rests with nothing queued: the next enqueue wakes it
+  std::uint64_t wakeups_ = 0;
   std::uint64_t written_ = 0;
   std::uint64_t journal_records_ = 0;  // copies for status(), updated under the lock
   std::uint64_t journal_bytes_ = 0;
