@@ -54,6 +54,17 @@ install_node_modules() {
   fi
 }
 
+# train_profile: the profile the release build compiles with (README.md,
+# "The profile-guided release build"): the pgo-train preset's instrumented
+# gateway, driven through the request paths by bench/pgo-train, writes it to
+# build/pgo-profile. An earlier profile is removed first: counters of older
+# code would only add to the new ones.
+train_profile() {
+  rm -rf "$MODELGW_ROOT/build/pgo-profile"
+  build_preset pgo-train
+  "$MODELGW_ROOT/bench/pgo-train" "$MODELGW_ROOT/build/pgo-train"
+}
+
 # build_preset PRESET [TARGET...]: configure (once) and build, at the
 # priority MODELGW_BUILD_NICE (a nice increment, 0 by default) when set.
 build_preset() {
