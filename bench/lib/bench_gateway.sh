@@ -4,7 +4,8 @@
 # a config in $TMP/modelgw.yaml with the bench's settings (API key, PII
 # flag, usage in SQLite, access log), the tenants "plain" (PLAIN_KEY) and
 # "money" (MONEY_KEY: two budgets, credit, rate limits), that store kept as
-# $TMP/pristine.db, and the mock upstream, started; and defines drive.
+# $TMP/pristine.db, and the mock upstream, started; and defines
+# wait_healthy and drive.
 BUILD="$(cd "${1:-build/release}" && pwd)"
 N="${2:-1000}"
 MODELGW="$BUILD/bin/modelgw"
@@ -59,6 +60,20 @@ cp "$TMP/modelgw.db" "$TMP/pristine.db"
 
 "$MOCK" --port "$MOCK_PORT" >"$TMP/mock.log" 2>&1 &
 PIDS+=($!)
+
+# Waits until the gateway started as PID (its output in $TMP/gw.log) answers
+# /healthz, at most 60 s (under callgrind it starts slowly); fails with its
+# log if it exits or does not answer. wait_healthy PID
+wait_healthy() {
+  for _ in $(seq 300); do
+    curl -s -o /dev/null "http://127.0.0.1:$GW_PORT/healthz" && return 0
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "the gateway did not start; its log:" >&2
+  tail "$TMP/gw.log" >&2
+  return 1
+}
 
 # Sends COUNT sequential requests of one kind on one keep-alive connection,
 # texts numbered from FIRST with DISTINCT, streamed with STREAM=1 (chat and
